@@ -1,0 +1,135 @@
+// swift-tools-version: 6.1
+// KeychainLab: Apple's keychain sharing, associated domains and shared web credentials, on Linux.
+import PackageDescription
+
+/// Settings every Swift target shares (docs/style.md, habit 9).
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "KeychainLab",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "kclab", targets: ["kclab"]),
+        .library(name: "AppIdentity", targets: ["AppIdentity"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // MARK: Services: the libraries holding the rules
+
+        /// OpenSSL's libcrypto, for CMS (see docs/architecture.md, "Choices of dependency").
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Services/COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        /// CMS signing and verification over OpenSSL: profiles, code signatures, signed AASA files.
+        .target(
+            name: "CMSSupport",
+            dependencies: ["COpenSSL"],
+            path: "Services/CMSSupport",
+            swiftSettings: strictSettings
+        ),
+        /// Identity: teams, app IDs, entitlements, profiles, code signatures and bundle verification.
+        .target(
+            name: "AppIdentity",
+            dependencies: [
+                "CMSSupport",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Services/AppIdentity",
+            swiftSettings: strictSettings
+        ),
+        /// The world file: teams, apps, devices and websites, read from YAML with line-exact errors.
+        .target(
+            name: "WorldFile",
+            dependencies: [
+                "AppIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Services/WorldFile",
+            swiftSettings: strictSettings
+        ),
+        /// Writes a world's trust material: CAs, team certificates, profiles, signed bundles, TLS identities.
+        .target(
+            name: "WorldBuilder",
+            dependencies: [
+                "AppIdentity",
+                "CMSSupport",
+                "WorldFile",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Services/WorldBuilder",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tools
+
+        .executableTarget(
+            name: "kclab",
+            dependencies: [
+                "AppIdentity",
+                "WorldFile",
+                "WorldBuilder",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/kclab",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+
+        .target(
+            name: "WorldTestSupport",
+            dependencies: ["AppIdentity", "WorldFile", "WorldBuilder"],
+            path: "Tests/WorldTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CMSSupportTests",
+            dependencies: ["CMSSupport", "WorldTestSupport"],
+            path: "Tests/CMSSupportTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppIdentityTests",
+            dependencies: ["AppIdentity", "WorldTestSupport"],
+            path: "Tests/AppIdentityTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WorldFileTests",
+            dependencies: ["WorldFile"],
+            path: "Tests/WorldFileTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WorldBuilderTests",
+            dependencies: ["WorldBuilder", "WorldTestSupport"],
+            path: "Tests/WorldBuilderTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KclabTests",
+            dependencies: ["kclab", "WorldTestSupport"],
+            path: "Tests/KclabTests",
+            swiftSettings: strictSettings
+        ),
+    ]
+)

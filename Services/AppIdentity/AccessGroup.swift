@@ -1,0 +1,35 @@
+/// The name of a keychain access group, such as `ABCDE12345.com.example.SharedItems` or
+/// `group.com.example.AppSuite`. Never empty: the empty string is always an invalid group.
+public struct AccessGroup: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The group name; securityd compares it exactly and case-sensitively.
+    public let rawValue: String
+
+    /// Accepts any non-empty name.
+    public init(_ rawValue: String) throws(IdentityError) {
+        guard !rawValue.isEmpty else {
+            throw IdentityError(.malformedValue, "the empty string is not a valid access group")
+        }
+        self.rawValue = rawValue
+    }
+
+    /// The group every app on an Apple platform may read token items from; never writable.
+    public static let token = AccessGroup(unchecked: "com.apple.token")
+
+    private init(unchecked rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: AccessGroup, rhs: AccessGroup) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(String.self)
+        try self.init(value)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

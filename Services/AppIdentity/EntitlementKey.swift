@@ -1,0 +1,21 @@
+/// The entitlement keys KeychainLab reads, with Apple's spelling.
+public enum EntitlementKey {
+    /// The app's keychain access groups (array of strings).
+    public static let keychainAccessGroups = "keychain-access-groups"
+    /// The application identifier on iOS (string).
+    public static let applicationIdentifier = "application-identifier"
+    /// The application identifier on macOS (string).
+    public static let macApplicationIdentifier = "com.apple.application-identifier"
+    /// Associated application identifiers of Mac Catalyst and App Store Mac apps (array of strings).
+    public static let associatedApplicationIdentifier = "com.apple.developer.associated-application-identifier"
+    /// The team identifier (string).
+    public static let teamIdentifier = "com.apple.developer.team-identifier"
+    /// Application groups (array of strings).
+    public static let applicationGroups = "com.apple.security.application-groups"
+    /// Associated domains (array of `service:domain` strings).
+    public static let associatedDomains = "com.apple.developer.associated-domains"
+    /// Whether a debugger may attach: development builds (Boolean).
+    public static let getTaskAllow = "get-task-allow"
+    /// Marks an App Clip, whose app groups are not keychain groups (Boolean).
+    public static let onDemandInstallCapable = "com.apple.developer.on-demand-install-capable"
+}

@@ -1,0 +1,21 @@
+extension Entitlements {
+    /// The app's access groups in Apple's order (spec keychain.md §1.1, seed 000):
+    /// `keychain-access-groups`, then associated application identifiers, then the application
+    /// identifier, then application groups (skipped for App Clips).
+    ///
+    /// The entitlements must already be validated against a provisioning profile, as they are on
+    /// iOS; duplicates are kept, as securityd keeps them, and empty strings are dropped so that ""
+    /// can never be granted (§1.5).
+    public var accessGroups: [AccessGroup] {
+        var names = keychainAccessGroups ?? []
+        names += associatedApplicationIdentifiers ?? []
+        if let applicationIdentifier { names.append(applicationIdentifier) }
+        if !isAppClip { names += applicationGroups ?? [] }
+        return names.compactMap { try? AccessGroup($0) }
+    }
+
+    /// The group `SecItemAdd` uses when the caller names none: the first of ``accessGroups``.
+    public var defaultAccessGroup: AccessGroup? {
+        accessGroups.first
+    }
+}

@@ -1,0 +1,37 @@
+/// A development team's identifier: ten upper-case letters or digits, such as `ABCDE12345`.
+///
+/// A legacy bundle seed ID has the same form, so this type also carries app ID prefixes.
+public struct TeamID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The ten characters.
+    public let rawValue: String
+
+    /// Accepts exactly ten characters from `A`–`Z` and `0`–`9`.
+    public init(_ rawValue: String) throws(IdentityError) {
+        guard rawValue.utf8.count == 10, rawValue.utf8.allSatisfy({ Self.allowed.contains($0) }) else {
+            throw IdentityError(
+                .malformedValue,
+                "'\(rawValue)' is not a team ID: expected 10 characters, A-Z and 0-9 (like ABCDE12345)"
+            )
+        }
+        self.rawValue = rawValue
+    }
+
+    private static let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+
+    /// The prefix Xcode writes for `$(TeamIdentifierPrefix)` or `$(AppIdentifierPrefix)`: the ID and a dot.
+    public var prefix: String { rawValue + "." }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: TeamID, rhs: TeamID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(String.self)
+        try self.init(value)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

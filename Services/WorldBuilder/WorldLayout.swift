@@ -1,0 +1,65 @@
+public import AppIdentity
+public import Foundation
+
+/// Where `kclab world build` puts each artifact inside its output folder. Every tool that reads a
+/// built world (kclab, the devices, the services) finds its files through this one type.
+///
+/// ```
+/// OUT/
+///   manifest.json                       the inputs of every artifact, so a rebuild changes nothing
+///   trust/root-ca.pem                   the root standing in for Apple's (code signing, devices)
+///   trust/developer-ca.pem              the developer-relations intermediate
+///   trust/device-ca.pem                 the device intermediate
+///   trust/web-root-ca.pem               the root standing in for the web CAs devices trust
+///   trust/web-ca.pem                    the web intermediate that issues TLS certificates
+///   ca/*.key, ca/profile-signing.pem    CA keys and the profile signer (0700 folder)
+///   teams/TEAMID/signing.pem|.key       each team's code-signing identity
+///   profiles/BUNDLEID.mobileprovision   each app's provisioning profile
+///   apps/BUNDLEID.app/                  each app's signed bundle
+///   devices/ID/device.pem|.key          each device's mutual-TLS identity (chain included)
+///   websites/HOST/tls.pem|.key          each host's TLS identity (chain included)
+///   websites/HOST/apple-app-site-association   the file the host serves (JSON or signed)
+///   services/NAME/tls.pem|.key          each service's TLS identity
+///   untrusted/                          a look-alike CA no device trusts, for refusal demos
+/// ```
+public struct WorldLayout: Sendable, Hashable {
+    /// The output folder.
+    public let root: URL
+
+    /// A layout rooted at `root`.
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// The services that get a TLS identity.
+    public static let services = ["keychaind", "associationd", "webcredentiald", "cdn"]
+
+    public static let manifestFile = "manifest.json"
+    public static let rootCA = "trust/root-ca.pem"
+    public static let developerCA = "trust/developer-ca.pem"
+    public static let deviceCA = "trust/device-ca.pem"
+    public static let webRootCA = "trust/web-root-ca.pem"
+    public static let webCA = "trust/web-ca.pem"
+    public static let profileSigner = "ca/profile-signing.pem"
+
+    /// The key beside a certificate: `x.pem` → `x.key`.
+    public static func key(for certificate: String) -> String {
+        String(certificate.dropLast(4)) + ".key"
+    }
+
+    public static func teamCertificate(_ team: TeamID) -> String { "teams/\(team)/signing.pem" }
+    public static func profile(_ bundleID: BundleID) -> String { "profiles/\(bundleID).mobileprovision" }
+    public static func bundle(_ bundleID: BundleID) -> String { "apps/\(bundleID).app" }
+    public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
+    public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
+    public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }
+    public static func serviceCertificate(_ service: String) -> String { "services/\(service)/tls.pem" }
+
+    /// The trust folder `kclab bundle verify --trust` expects.
+    public var trustDirectory: URL { root.appending(path: "trust") }
+
+    /// A path inside the output folder.
+    public func url(_ relative: String) -> URL {
+        root.appending(path: relative)
+    }
+}

@@ -1,0 +1,89 @@
+import AppIdentity
+import Foundation
+
+extension App {
+    static let keys = [
+        "bundleID", "name", "team", "bundleSeedID", "platform", "appID", "profile", "entitlements",
+        "executable", "signedBy", "tamper",
+    ]
+
+    init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
+        let mapping = try value.mapping(known: Self.keys)
+        let bundleID = try mapping.required("bundleID").parse { text throws(IdentityError) in try BundleID(text) }
+        let team = try mapping.required("team").parse { text throws(IdentityError) in try TeamID(text) }
+        let seed = try mapping.optional("bundleSeedID")?.parse { text throws(IdentityError) in try TeamID(text) }
+        let platform = try mapping.optional("platform").map { value throws(WorldError) in try value.choice(Platform.self) } ?? .ios
+        self.init(
+            bundleID: bundleID,
+            name: try mapping.optional("name")?.string() ?? String(bundleID.rawValue.split(separator: ".").last!),
+            team: team,
+            bundleSeedID: seed,
+            platform: platform,
+            appIDKind: try mapping.optional("appID").map { value throws(WorldError) in try value.choice(AppIDKind.self) } ?? .explicit,
+            profile: try mapping.optional("profile").map { value throws(WorldError) in try ProfileSpec(yaml: value) } ?? ProfileSpec(),
+            executable: try mapping.optional("executable").map { value throws(WorldError) in context.resolve(try value.string()) },
+            signedBy: try mapping.optional("signedBy")?.parse { text throws(IdentityError) in try TeamID(text) },
+            tampering: Set(try mapping.optional("tamper")?.sequence().map { value throws(WorldError) in try value.choice(Tampering.self) } ?? [])
+        )
+        if let declared = mapping.optional("entitlements") {
+            entitlements = try Self.entitlements(declared, variables: buildVariables)
+        }
+    }
+
+    /// Reads entitlements as written in an `.entitlements` file and expands Xcode's build variables.
+    private static func entitlements(_ value: YAMLValue, variables: BuildVariables) throws(WorldError) -> Entitlements {
+        let listKeys = [
+            EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups, EntitlementKey.associatedDomains,
+        ]
+        var result = Entitlements()
+        for (key, element) in try value.openMapping() {
+            if listKeys.contains(key) {
+                _ = try element.strings()
+            } else if key == EntitlementKey.getTaskAllow {
+                _ = try element.bool()
+            }
+            let declared = try element.plistValue()
+            do {
+                result[key] = try variables.expand(declared)
+            } catch {
+                throw element.error(.malformedValue, error.message)
+            }
+        }
+        return result
+    }
+}
+
+extension ProfileSpec {
+    static let keys = ["type", "devices", "validDays", "expired"]
+
+    /// `development`, `distribution`, or a mapping with the details.
+    init(yaml value: YAMLValue) throws(WorldError) {
+        if value.isScalar {
+            self.init(kind: try value.choice(ProvisioningProfile.Kind.self))
+            return
+        }
+        let mapping = try value.mapping(known: Self.keys)
+        let days = try mapping.optional("validDays")?.int() ?? 365
+        if let daysValue = mapping.optional("validDays"), !(1...3650).contains(days) {
+            throw daysValue.error(.malformedValue, "validDays must be between 1 and 3650, found \(days)")
+        }
+        self.init(
+            kind: try mapping.optional("type")?.choice(ProvisioningProfile.Kind.self) ?? .development,
+            devices: try mapping.optional("devices")?.strings(),
+            validDays: days,
+            expired: try mapping.optional("expired")?.bool() ?? false
+        )
+    }
+}
+
+extension YAMLValue {
+    /// The node as one of an enumeration's raw values.
+    func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws(WorldError) -> T where T.RawValue == String {
+        let text = try string()
+        guard let value = T(rawValue: text) else {
+            let allowed = T.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw error(.malformedValue, "'\(text)' is not one of \(allowed)")
+        }
+        return value
+    }
+}

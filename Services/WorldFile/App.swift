@@ -1,0 +1,109 @@
+public import AppIdentity
+public import Foundation
+
+/// An app a team signs: its identifiers, entitlements and profile.
+public struct App: Hashable, Sendable {
+    /// The bundle ID.
+    public var bundleID: BundleID
+    /// A display name; defaults to the last component of the bundle ID.
+    public var name: String
+    /// The team that signs it.
+    public var team: TeamID
+    /// A legacy bundle seed ID used as the app ID prefix instead of the team ID (seed 003).
+    public var bundleSeedID: TeamID?
+    /// The platform it is built for.
+    public var platform: Platform
+    /// Whether its profile's App ID is explicit or a wildcard (seed 003's caveat).
+    public var appIDKind: AppIDKind
+    /// The profile it is signed under.
+    public var profile: ProfileSpec
+    /// The entitlements as written in its `.entitlements` file, build variables already expanded.
+    public var entitlements: Entitlements
+    /// A file to ship as the executable, resolved against the world file's folder; `nil` for a
+    /// small placeholder program.
+    public var executable: URL?
+    /// Signs the code with this other team's certificate instead of its own team's, to show the refusal.
+    public var signedBy: TeamID?
+    /// Deliberate damage, for refusal tests and demos.
+    public var tampering: Set<Tampering>
+
+    /// An app from its parts.
+    public init(
+        bundleID: BundleID,
+        name: String,
+        team: TeamID,
+        bundleSeedID: TeamID? = nil,
+        platform: Platform = .ios,
+        appIDKind: AppIDKind = .explicit,
+        profile: ProfileSpec = ProfileSpec(),
+        entitlements: Entitlements = Entitlements(),
+        executable: URL? = nil,
+        signedBy: TeamID? = nil,
+        tampering: Set<Tampering> = []
+    ) {
+        self.bundleID = bundleID
+        self.name = name
+        self.team = team
+        self.bundleSeedID = bundleSeedID
+        self.platform = platform
+        self.appIDKind = appIDKind
+        self.profile = profile
+        self.entitlements = entitlements
+        self.executable = executable
+        self.signedBy = signedBy
+        self.tampering = tampering
+    }
+
+    /// The app ID prefix: the bundle seed ID when there is one, else the team ID.
+    public var appIDPrefix: TeamID {
+        bundleSeedID ?? team
+    }
+
+    /// The application identifier: prefix plus bundle ID.
+    public var appID: AppID {
+        AppID(prefix: appIDPrefix, bundleID: bundleID)
+    }
+
+    /// The variables Xcode expands in this app's entitlements.
+    public var buildVariables: BuildVariables {
+        BuildVariables(appIDPrefix: appIDPrefix, team: team, bundleID: bundleID)
+    }
+
+    /// The entitlements Xcode signs: the declared ones plus, unless declared, the application
+    /// identifier, the team identifier and `get-task-allow` (true for development signing).
+    ///
+    /// Declared values win so that a world can forge an application identifier and show the refusal.
+    public var signedEntitlements: Entitlements {
+        var signed = entitlements
+        let defaults: [(String, PlistValue)] = [
+            (platform.applicationIdentifierKey, .string(appID.rawValue)),
+            (EntitlementKey.teamIdentifier, .string(team.rawValue)),
+            (EntitlementKey.getTaskAllow, .bool(profile.kind == .development)),
+        ]
+        for (key, value) in defaults where signed[key] == nil {
+            signed[key] = value
+        }
+        return signed
+    }
+}
+
+/// Whether a profile's App ID names one app or covers many.
+public enum AppIDKind: String, Hashable, Sendable, CaseIterable {
+    /// `TEAMID.com.example.AppOne`.
+    case explicit
+    /// `TEAMID.*`: cannot carry app groups or associated domains.
+    case wildcard
+}
+
+/// Deliberate damage done to a bundle after (or while) signing it, so that tests and demos can
+/// show each refusal a device makes.
+public enum Tampering: String, Hashable, Sendable, CaseIterable {
+    /// The readable entitlements file gains a keychain group after signing.
+    case editEntitlements = "edit-entitlements"
+    /// The executable is replaced after signing.
+    case replaceExecutable = "replace-executable"
+    /// The profile is signed by a look-alike CA the devices do not trust.
+    case untrustedProfile = "untrusted-profile"
+    /// The team certificate is issued by a look-alike CA the devices do not trust.
+    case untrustedCertificate = "untrusted-certificate"
+}

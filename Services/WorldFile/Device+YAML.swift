@@ -1,0 +1,73 @@
+import AppIdentity
+import Crypto
+import Foundation
+
+extension Device {
+    static let keys = ["id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps"]
+
+    init(yaml value: YAMLValue) throws(WorldError) {
+        let mapping = try value.mapping(known: Self.keys)
+        let idValue = try mapping.required("id")
+        let id = try idValue.string()
+        guard Self.isValidID(id) else {
+            throw idValue.error(.malformedValue, "'\(id)' is not a device ID: use lower-case letters, digits and '-' (like iphone-alice)")
+        }
+        var udid = Self.derivedUDID(id)
+        if let udidValue = mapping.optional("udid") {
+            udid = try udidValue.string().uppercased()
+            guard Self.isValidUDID(udid) else {
+                throw udidValue.error(.malformedValue, "'\(udid)' is not a UDID: expected 40 hex digits or 8-16 hex digits like 00008030-001A2B3C4D5E802E")
+            }
+        }
+        var apps: [BundleID] = []
+        for element in try mapping.optional("apps")?.sequence() ?? [] {
+            apps.append(try element.parse { text throws(IdentityError) in try BundleID(text) })
+        }
+        var passcode: String?
+        if let passcodeValue = mapping.optional("passcode") {
+            let text = try passcodeValue.string()
+            guard (4...16).contains(text.count), text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {
+                throw passcodeValue.error(.malformedValue, "a passcode is 4 to 16 digits")
+            }
+            passcode = text
+        }
+        var account: String?
+        if let accountValue = mapping.optional("iCloudAccount") {
+            let text = try accountValue.string()
+            guard text.contains("@"), !text.contains(where: \.isWhitespace) else {
+                throw accountValue.error(.malformedValue, "'\(text)' is not an iCloud account (an email address)")
+            }
+            account = text
+        }
+        guard let versionValue = mapping.optional("osVersion") else {
+            throw value.error(.missingKey, "the required key 'osVersion' is missing")
+        }
+        self.init(
+            id: id,
+            udid: udid,
+            platform: try mapping.optional("platform")?.choice(Platform.self) ?? .ios,
+            osVersion: try versionValue.parse { text throws(IdentityError) in try OSVersion(text) },
+            iCloudAccount: account,
+            passcode: passcode,
+            apps: apps
+        )
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, first.properties.isLowercase || ("0"..."9").contains(first) else { return false }
+        return id.count <= 63 && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    static func isValidUDID(_ udid: String) -> Bool {
+        let hex = Set("0123456789ABCDEF")
+        if udid.count == 40 { return udid.allSatisfy(hex.contains) }
+        let parts = udid.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].count == 8 && parts[1].count == 16 && parts.joined().allSatisfy(hex.contains)
+    }
+
+    /// A stable 40-hex-digit UDID for a device that does not declare one.
+    static func derivedUDID(_ id: String) -> String {
+        let digest = Insecure.SHA1.hash(data: Data("keychainlab-device:\(id)".utf8))
+        return digest.map { String(format: "%02X", $0) }.joined()
+    }
+}

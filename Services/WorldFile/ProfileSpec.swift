@@ -1,0 +1,26 @@
+public import AppIdentity
+
+/// How an app's provisioning profile is made.
+public struct ProfileSpec: Hashable, Sendable {
+    /// Development (device list, `get-task-allow`) or distribution.
+    public var kind: ProvisioningProfile.Kind
+    /// For development profiles, the device IDs it lists; `nil` lists every device of the world.
+    public var devices: [String]?
+    /// How many days it is valid from when it is made.
+    public var validDays: Int
+    /// Makes a profile that expired yesterday, to show the refusal.
+    public var expired: Bool
+
+    /// A profile description; the default is a development profile for every device, valid a year.
+    public init(
+        kind: ProvisioningProfile.Kind = .development,
+        devices: [String]? = nil,
+        validDays: Int = 365,
+        expired: Bool = false
+    ) {
+        self.kind = kind
+        self.devices = devices
+        self.validDays = validDays
+        self.expired = expired
+    }
+}

@@ -1,0 +1,51 @@
+public import Foundation
+
+/// A website: a registered domain, its subdomains, and the association file each host serves.
+public struct Website: Hashable, Sendable {
+    /// The domain, such as `example.com`.
+    public var domain: String
+    /// The file the domain itself serves, if any.
+    public var aasa: SiteAssociationFile?
+    /// Subdomains (`www`, `support`), each serving its own file (seed 002).
+    public var subdomains: [Subdomain]
+
+    /// A website from its parts.
+    public init(domain: String, aasa: SiteAssociationFile? = nil, subdomains: [Subdomain] = []) {
+        self.domain = domain
+        self.aasa = aasa
+        self.subdomains = subdomains
+    }
+
+    /// Every host of the site with the file it serves: the domain first, then each subdomain.
+    public var hosts: [(host: String, aasa: SiteAssociationFile?)] {
+        [(domain, aasa)] + subdomains.map { ("\($0.label).\(domain)", $0.aasa) }
+    }
+}
+
+/// A subdomain of a website.
+public struct Subdomain: Hashable, Sendable {
+    /// The label before the domain: `www` in `www.example.com`.
+    public var label: String
+    /// The file it serves, if any.
+    public var aasa: SiteAssociationFile?
+
+    /// A subdomain from its parts.
+    public init(label: String, aasa: SiteAssociationFile? = nil) {
+        self.label = label
+        self.aasa = aasa
+    }
+}
+
+/// An apple-app-site-association file as a host serves it.
+public struct SiteAssociationFile: Hashable, Sendable {
+    /// The exact bytes of the JSON (written compactly from the world's YAML, or read from a file).
+    public var json: Data
+    /// Whether it is served CMS-signed (`application/pkcs7-mime`) rather than plain `application/json`.
+    public var signed: Bool
+
+    /// A file from its parts.
+    public init(json: Data, signed: Bool = false) {
+        self.json = json
+        self.signed = signed
+    }
+}

@@ -1,0 +1,57 @@
+public import AppIdentity
+
+/// A KeychainLab world: the teams, their apps, the devices that run them and the websites they
+/// share credentials with, as one YAML file declares them (docs/world.md).
+public struct World: Hashable, Sendable {
+    /// A name for the world, for messages; defaults to the file's base name.
+    public var name: String
+    /// The development teams.
+    public var teams: [Team]
+    /// The apps, each signed by one team.
+    public var apps: [App]
+    /// The devices.
+    public var devices: [Device]
+    /// The websites.
+    public var websites: [Website]
+
+    /// A world from its parts (validated by ``World/validated()``).
+    public init(name: String, teams: [Team], apps: [App], devices: [Device], websites: [Website]) {
+        self.name = name
+        self.teams = teams
+        self.apps = apps
+        self.devices = devices
+        self.websites = websites
+    }
+
+    /// The team with this ID.
+    public func team(_ id: TeamID) -> Team? {
+        teams.first { $0.id == id }
+    }
+
+    /// The app with this bundle ID.
+    public func app(_ bundleID: BundleID) -> App? {
+        apps.first { $0.bundleID == bundleID }
+    }
+
+    /// The device with this ID.
+    public func device(_ id: String) -> Device? {
+        devices.first { $0.id == id }
+    }
+}
+
+/// A development team.
+public struct Team: Hashable, Sendable {
+    /// The team ID Apple issued.
+    public var id: TeamID
+    /// The team's name, as in its certificate (`Apple Development: NAME (ID)`).
+    public var name: String
+    /// The application groups registered to the team; its profiles may grant these and no others.
+    public var appGroups: [String]
+
+    /// A team from its parts.
+    public init(id: TeamID, name: String, appGroups: [String] = []) {
+        self.id = id
+        self.name = name
+        self.appGroups = appGroups
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+import Foundation
+
+/// Prints `error: MESSAGE` on standard error and ends the command with `code`.
+func fail(_ message: String, code: Int32 = 1) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    return ExitCode(code)
+}
+
+/// Writes a line on standard output.
+func say(_ line: String = "") {
+    print(line)
+}
