@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // KeychainLab: Apple's keychain sharing, associated domains and shared web credentials, on Linux.
 import PackageDescription
 
@@ -8,6 +8,7 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(
@@ -97,7 +98,7 @@ let package = Package(
 
         .target(
             name: "WorldTestSupport",
-            dependencies: ["AppIdentity", "WorldFile", "WorldBuilder"],
+            dependencies: ["AppIdentity", "CMSSupport", "WorldFile", "WorldBuilder"],
             path: "Tests/WorldTestSupport",
             swiftSettings: strictSettings
         ),
@@ -109,7 +110,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppIdentityTests",
-            dependencies: ["AppIdentity", "WorldTestSupport"],
+            dependencies: ["AppIdentity", "CMSSupport", "WorldTestSupport"],
             path: "Tests/AppIdentityTests",
             swiftSettings: strictSettings
         ),
@@ -121,7 +122,16 @@ let package = Package(
         ),
         .testTarget(
             name: "WorldBuilderTests",
-            dependencies: ["WorldBuilder", "WorldTestSupport"],
+            dependencies: [
+                "AppIdentity",
+                "CMSSupport",
+                "WorldBuilder",
+                "WorldFile",
+                "WorldTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             path: "Tests/WorldBuilderTests",
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 
 /// An app bundle directory as KeychainLab lays it out, after a real `.app`:
 ///

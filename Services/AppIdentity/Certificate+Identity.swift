@@ -1,6 +1,6 @@
 public import Foundation
-public import X509
 public import SwiftASN1
+public import X509
 
 extension Certificate {
     /// Parses a DER certificate.

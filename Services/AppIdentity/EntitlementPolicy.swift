@@ -3,7 +3,9 @@
 ///
 /// A profile allows a claimed value when it holds the same value, a pattern ending in `*` that
 /// covers it (`ABCDE12345.*`), or `*`; for arrays, every claimed element must be allowed by an
-/// element of the profile's array; a Boolean `true` in the profile allows either value.
+/// element of the profile's array; a Boolean `true` in the profile allows either value. Empty
+/// strings in an array are passed over: they grant nothing, since access groups drop them
+/// (spec keychain.md §1.5), so they need no permission.
 public enum EntitlementPolicy {
     /// Every claimed entitlement the profile does not allow, one refusal each.
     public static func violations(of claimed: Entitlements, allowedBy profile: ProvisioningProfile) -> [Refusal] {
@@ -26,9 +28,9 @@ public enum EntitlementPolicy {
         if case .string("*") = allowed { return [] }
         switch (value, allowed) {
         case (.array(let elements), .array(let patterns)):
-            return elements.filter { element in !patterns.contains { isAllowed(element, by: $0) } }.map(render)
+            return elements.filter { element in element != .string("") && !patterns.contains { isAllowed(element, by: $0) } }.map(render)
         case (.array(let elements), _):
-            return elements.filter { !isAllowed($0, by: allowed) }.map(render)
+            return elements.filter { $0 != .string("") && !isAllowed($0, by: allowed) }.map(render)
         default:
             return isAllowed(value, by: allowed) ? [] : [render(value)]
         }

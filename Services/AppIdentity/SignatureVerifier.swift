@@ -63,7 +63,9 @@ public struct SignatureVerifier: Sendable {
             return nil
         }
         if date < profile.creationDate {
-            check.refusals.append(Refusal(.profileDates, "the profile '\(profile.name)' is not valid before \(profile.creationDate.formatted(.iso8601))"))
+            check.refusals.append(
+                Refusal(.profileDates, "the profile '\(profile.name)' is not valid before \(profile.creationDate.formatted(.iso8601))")
+            )
         } else if date > profile.expirationDate {
             check.refusals.append(Refusal(.profileDates, "the profile '\(profile.name)' expired on \(profile.expirationDate.formatted(.iso8601))"))
         }
@@ -93,7 +95,10 @@ public struct SignatureVerifier: Sendable {
             let signer = try? Certificate(der: message.signerCertificate)
             let name = signer.map { "'\($0.commonName)'" } ?? "its certificate"
             check.refusals.append(
-                Refusal(.signerNotInProfile, "the code signature is by \(name), which the profile of team \(profile.teamID?.rawValue ?? "?") does not list")
+                Refusal(
+                    .signerNotInProfile,
+                    "the code signature is by \(name), which the profile of team \(profile.teamID?.rawValue ?? "?") does not list"
+                )
             )
         }
         let directory: CodeDirectory
@@ -105,7 +110,10 @@ public struct SignatureVerifier: Sendable {
         }
         if directory.teamIdentifier != profile.teamID {
             check.refusals.append(
-                Refusal(.signerNotInProfile, "the code signature names team \(directory.teamIdentifier), the profile team \(profile.teamID?.rawValue ?? "?")")
+                Refusal(
+                    .signerNotInProfile,
+                    "the code signature names team \(directory.teamIdentifier), the profile team \(profile.teamID?.rawValue ?? "?")"
+                )
             )
         }
         if Data(SHA256.hash(data: app.profile)) != directory.profileDigest {

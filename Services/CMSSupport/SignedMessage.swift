@@ -29,7 +29,7 @@ public struct SignedMessage: Sendable, Hashable {
         guard OBJ_obj2nid(CMS_get0_type(cms)) == NID_pkcs7_signed else {
             throw CMSError(.malformedMessage, "the CMS message is not SignedData")
         }
-        guard CMS_get0_content(cms) != nil else {
+        guard CMS_is_detached(cms) == 0 else {
             throw CMSError(.missingContent, "the CMS message carries no content (a detached signature)")
         }
         let output = MemoryBIO()

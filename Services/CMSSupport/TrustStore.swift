@@ -9,7 +9,7 @@ public struct TrustStore: Sendable, Hashable {
         case smimeSigning
         /// Any purpose (`-purpose any`), for signatures by TLS certificates such as signed AASA files.
         case any
-        /// A TLS server certificate valid for this host name.
+        /// A TLS server certificate valid for this host name or IP address.
         case tlsServer(host: String)
     }
 
@@ -64,7 +64,11 @@ public struct TrustStore: Sendable, Hashable {
             X509_STORE_CTX_set_purpose(context, X509_PURPOSE_ANY)
         case .tlsServer(let host):
             X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER)
-            X509_VERIFY_PARAM_set1_host(parameters, host, host.utf8.count)
+            // An address is checked against the IP entries of the certificate, a name against its DNS entries.
+            if X509_VERIFY_PARAM_set1_ip_asc(parameters, host) != 1 {
+                OpenSSLErrorQueue.clear()
+                X509_VERIFY_PARAM_set1_host(parameters, host, host.utf8.count)
+            }
         }
         guard X509_verify_cert(context) == 1 else {
             let code = X509_STORE_CTX_get_error(context)

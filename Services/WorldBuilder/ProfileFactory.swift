@@ -27,10 +27,12 @@ enum ProfileFactory {
     static func profile(for app: App, team: Team, world: World, certificate: Data, now: Date) -> ProvisioningProfile {
         let lifetime = Double(app.profile.validDays) * 86_400
         let created = app.profile.expired ? now.addingTimeInterval(-lifetime - 86_400) : now.addingTimeInterval(-60)
-        let devices = app.profile.kind == .development
+        let devices =
+            app.profile.kind == .development
             ? (app.profile.devices ?? []).compactMap { world.device($0)?.udid }
             : nil
-        let name = app.profile.kind == .development
+        let name =
+            app.profile.kind == .development
             ? "\(app.platform) Team Provisioning Profile: \(app.bundleID)"
             : "\(app.bundleID) Distribution"
         return ProvisioningProfile(

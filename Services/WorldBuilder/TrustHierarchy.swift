@@ -24,7 +24,13 @@ struct TrustHierarchy {
     let webCA: Identity
 
     static func make(_ store: inout ArtifactStore, now: Date) throws(BuildError) -> TrustHierarchy {
-        let root = try store.identity(WorldLayout.rootCA, subject: name("KeychainLab Root CA", unit: "Stands in for Apple Root CA"), profile: .root, issuer: nil, now: now)
+        let root = try store.identity(
+            WorldLayout.rootCA,
+            subject: name("KeychainLab Root CA", unit: "Stands in for Apple Root CA"),
+            profile: .root,
+            issuer: nil,
+            now: now
+        )
         let developerCA = try store.identity(
             WorldLayout.developerCA,
             subject: name("KeychainLab Worldwide Developer Relations CA", unit: "Stands in for Apple WWDR CA"),
@@ -32,11 +38,23 @@ struct TrustHierarchy {
             issuer: root,
             now: now
         )
-        let webRoot = try store.identity(WorldLayout.webRootCA, subject: name("KeychainLab Web Root CA", unit: "Stands in for public web CAs"), profile: .root, issuer: nil, now: now)
+        let webRoot = try store.identity(
+            WorldLayout.webRootCA,
+            subject: name("KeychainLab Web Root CA", unit: "Stands in for public web CAs"),
+            profile: .root,
+            issuer: nil,
+            now: now
+        )
         return TrustHierarchy(
             root: root,
             developerCA: developerCA,
-            deviceCA: try store.identity(WorldLayout.deviceCA, subject: name("KeychainLab Device CA", unit: "Stands in for Apple iPhone Device CA"), profile: .intermediate, issuer: root, now: now),
+            deviceCA: try store.identity(
+                WorldLayout.deviceCA,
+                subject: name("KeychainLab Device CA", unit: "Stands in for Apple iPhone Device CA"),
+                profile: .intermediate,
+                issuer: root,
+                now: now
+            ),
             profileSigner: try store.identity(
                 WorldLayout.profileSigner,
                 subject: name("KeychainLab Provisioning Profile Signing", unit: "Stands in for Apple iPhone OS Provisioning Profile Signing"),
@@ -45,13 +63,25 @@ struct TrustHierarchy {
                 now: now
             ),
             webRoot: webRoot,
-            webCA: try store.identity(WorldLayout.webCA, subject: name("KeychainLab Web CA", unit: "Issues TLS certificates"), profile: .intermediate, issuer: webRoot, now: now)
+            webCA: try store.identity(
+                WorldLayout.webCA,
+                subject: name("KeychainLab Web CA", unit: "Issues TLS certificates"),
+                profile: .intermediate,
+                issuer: webRoot,
+                now: now
+            )
         )
     }
 
     /// The look-alike hierarchy: same subjects, other keys, trusted by nobody.
     static func makeUntrusted(_ store: inout ArtifactStore, now: Date) throws(BuildError) -> (developerCA: Identity, profileSigner: Identity) {
-        let root = try store.identity("untrusted/root-ca.pem", subject: name("KeychainLab Root CA", unit: "Stands in for Apple Root CA"), profile: .root, issuer: nil, now: now)
+        let root = try store.identity(
+            "untrusted/root-ca.pem",
+            subject: name("KeychainLab Root CA", unit: "Stands in for Apple Root CA"),
+            profile: .root,
+            issuer: nil,
+            now: now
+        )
         let developerCA = try store.identity(
             "untrusted/developer-ca.pem",
             subject: name("KeychainLab Worldwide Developer Relations CA", unit: "Stands in for Apple WWDR CA"),

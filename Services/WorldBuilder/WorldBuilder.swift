@@ -29,14 +29,26 @@ public struct WorldBuilder: Sendable {
 
         var signers: [TeamID: Identity] = [:]
         for team in world.teams {
-            signers[team.id] = try TrustHierarchy.teamSigner(&store, team: team, path: WorldLayout.teamCertificate(team.id), issuer: trust.developerCA, now: now)
+            signers[team.id] = try TrustHierarchy.teamSigner(
+                &store,
+                team: team,
+                path: WorldLayout.teamCertificate(team.id),
+                issuer: trust.developerCA,
+                now: now
+            )
         }
         for app in world.apps {
             guard let team = world.team(app.team) else { continue }
             var signer = signers[app.signedBy ?? app.team]!
             var listed = signers[app.team]!
             if app.tampering.contains(.untrustedCertificate), let untrusted {
-                signer = try TrustHierarchy.teamSigner(&store, team: team, path: "untrusted/\(WorldLayout.teamCertificate(team.id))", issuer: untrusted.developerCA, now: now)
+                signer = try TrustHierarchy.teamSigner(
+                    &store,
+                    team: team,
+                    path: "untrusted/\(WorldLayout.teamCertificate(team.id))",
+                    issuer: untrusted.developerCA,
+                    now: now
+                )
                 listed = signer
             }
             let profileSigner = app.tampering.contains(.untrustedProfile) ? untrusted?.profileSigner ?? trust.profileSigner : trust.profileSigner
@@ -45,7 +57,13 @@ public struct WorldBuilder: Sendable {
         }
         for device in world.devices {
             let subject = TrustHierarchy.name(device.udid, unit: device.id, organization: "KeychainLab Devices")
-            let identity = try store.identity(WorldLayout.deviceCertificate(device.id), subject: subject, profile: .device, issuer: trust.deviceCA, now: now)
+            let identity = try store.identity(
+                WorldLayout.deviceCertificate(device.id),
+                subject: subject,
+                profile: .device,
+                issuer: trust.deviceCA,
+                now: now
+            )
             _ = try store.put("devices/\(device.id)/device-chain.pem", identity.chainPEM)
         }
         for site in world.websites {
@@ -88,7 +106,8 @@ public struct WorldBuilder: Sendable {
         let allowed = ProfileFactory.allowedEntitlements(for: app, team: team)
         let world = self.world
         let devices = (app.profile.devices ?? []).compactMap { world.device($0)?.udid }
-        let spec = "\(app.name)|\(app.platform)|\(app.appIDPrefix)|\(team.name)|\(app.profile.kind)|\(app.profile.validDays)|\(app.profile.expired)|\(devices)"
+        let spec =
+            "\(app.name)|\(app.platform)|\(app.appIDPrefix)|\(team.name)|\(app.profile.kind)|\(app.profile.validDays)|\(app.profile.expired)|\(devices)"
         let now = self.now
         return try store.produce(
             WorldLayout.profile(app.bundleID),

@@ -42,12 +42,7 @@ extension App {
             } else if key == EntitlementKey.getTaskAllow {
                 _ = try element.bool()
             }
-            let declared = try element.plistValue()
-            do {
-                result[key] = try variables.expand(declared)
-            } catch {
-                throw element.error(.malformedValue, error.message)
-            }
+            result[key] = try element.plistValue(expanding: variables)
         }
         return result
     }

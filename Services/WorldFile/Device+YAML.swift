@@ -16,7 +16,10 @@ extension Device {
         if let udidValue = mapping.optional("udid") {
             udid = try udidValue.string().uppercased()
             guard Self.isValidUDID(udid) else {
-                throw udidValue.error(.malformedValue, "'\(udid)' is not a UDID: expected 40 hex digits or 8-16 hex digits like 00008030-001A2B3C4D5E802E")
+                throw udidValue.error(
+                    .malformedValue,
+                    "'\(udid)' is not a UDID: expected 40 hex digits or 8-16 hex digits like 00008030-001A2B3C4D5E802E"
+                )
             }
         }
         var apps: [BundleID] = []

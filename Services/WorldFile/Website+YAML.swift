@@ -21,7 +21,10 @@ extension Website {
                 throw labelValue.error(.malformedValue, "'\(label)' is not a subdomain label")
             }
             subdomains.append(
-                Subdomain(label: label, aasa: try subdomain.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) })
+                Subdomain(
+                    label: label,
+                    aasa: try subdomain.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) }
+                )
             )
         }
         self.init(

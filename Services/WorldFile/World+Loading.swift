@@ -11,7 +11,14 @@ extension World {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw WorldError(.unreadable, file: url.path, line: 0, column: 0, key: "", message: "cannot read the world file: \(error.localizedDescription)")
+            throw WorldError(
+                .unreadable,
+                file: url.path,
+                line: 0,
+                column: 0,
+                key: "",
+                message: "cannot read the world file: \(error.localizedDescription)"
+            )
         }
         return try parse(
             yaml: text,

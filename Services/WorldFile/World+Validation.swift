@@ -25,7 +25,10 @@ extension World {
                 throw signedBy.error(.inconsistent, "no team \(signer) is declared under 'teams'")
             }
             for device in app.profile.devices ?? [] where !deviceIDs.contains(device) {
-                throw (mapping.optional("profile") ?? value).error(.inconsistent, "the profile lists device '\(device)', which is not declared under 'devices'")
+                throw (mapping.optional("profile") ?? value).error(
+                    .inconsistent,
+                    "the profile lists device '\(device)', which is not declared under 'devices'"
+                )
             }
         }
         let bundleIDs = Set(apps.map(\.bundleID))

@@ -105,23 +105,30 @@ struct YAMLValue {
         }
     }
 
-    /// The node as a property-list value: Booleans, whole numbers, text, lists and mappings.
-    func plistValue() throws(WorldError) -> PlistValue {
+    /// The node as a property-list value: Booleans, whole numbers, text, lists and mappings; with
+    /// `variables`, Xcode's build variables are expanded in every text, errors naming the element.
+    func plistValue(expanding variables: BuildVariables? = nil) throws(WorldError) -> PlistValue {
         switch node {
         case .scalar(let scalar):
             switch scalar.tagName {
             case .bool: return .bool(node.bool ?? false)
             case .int: return .integer(node.int ?? 0)
             case .null where scalar.style == .plain: throw error(.malformedValue, "expected a value, found nothing")
-            default: return .string(scalar.string)
+            default:
+                guard let variables else { return .string(scalar.string) }
+                do {
+                    return .string(try variables.expand(scalar.string))
+                } catch {
+                    throw self.error(.malformedValue, error.message)
+                }
             }
         case .sequence:
             var elements: [PlistValue] = []
-            for element in try sequence() { elements.append(try element.plistValue()) }
+            for element in try sequence() { elements.append(try element.plistValue(expanding: variables)) }
             return .array(elements)
         case .mapping:
             var entries: [String: PlistValue] = [:]
-            for (key, value) in try openMapping() { entries[key] = try value.plistValue() }
+            for (key, value) in try openMapping() { entries[key] = try value.plistValue(expanding: variables) }
             return .dictionary(entries)
         case .alias:
             throw error(.malformedValue, "aliases are not supported")

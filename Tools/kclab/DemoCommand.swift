@@ -42,7 +42,7 @@ struct DemoCommand: ParsableCommand {
                 say("  \(app.name) [\(app.bundleID)]")
                 guard verdict.valid else {
                     say("    REFUSED at install:")
-                    verdict.reasons.forEach { say("      - \($0)") }
+                    for reason in verdict.reasons { say("      - \(reason)") }
                     continue
                 }
                 say("    app ID:            \(verdict.appID ?? "?")")

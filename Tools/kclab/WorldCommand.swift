@@ -43,7 +43,7 @@ extension WorldCommand {
                 throw fail(error.description)
             }
             if verbose {
-                report.written.forEach { say("  \($0)") }
+                for path in report.written { say("  \(path)") }
             }
             say(
                 "built world '\(loaded.name)' in \(out): \(loaded.teams.count) teams, \(loaded.apps.count) apps, "

@@ -1,0 +1,40 @@
+# KeychainLab: the two commands the README starts with, and the steps behind them.
+#
+#   make demo    build the demo world and show what each app's signature lets it do
+#   make test    install what is missing, lint, build without warnings, run every test
+
+SWIFT ?= swift
+# Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
+# use), SQLite for the stores, pkg-config to find them.
+APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config
+BIN := .build/debug
+
+.PHONY: demo test deps lint build unit clean
+
+demo: deps
+	$(SWIFT) build --product kclab
+	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --out .demo/world
+
+test: deps lint build
+	$(SWIFT) test --skip-build
+
+# Installs only what is missing, with sudo when not root.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Services Tools Tests
+
+# Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
+build:
+	$(SWIFT) build --build-tests
+
+clean:
+	rm -rf .build .demo

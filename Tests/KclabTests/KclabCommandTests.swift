@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import WorldTestSupport
+
+/// `kclab` as a user runs it: the built binary, its output and its exit status.
+@Suite struct KclabCommandTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func buildsThenVerifies() async throws {
+        try await withTemporaryDirectory { folder in
+            let world = folder.appending(path: "world.yaml")
+            try Data(TestWorlds.refusals.utf8).write(to: world)
+            let out = folder.appending(path: "out").path
+            var result = try run(kclab, ["world", "build", world.path, "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("17 apps"))
+            result = try run(kclab, ["world", "build", world.path, "--out", out])
+            #expect(result.stdout.contains("(0 files written"), "\(result.stdout)")
+
+            result = try run(kclab, ["bundle", "verify", "\(out)/apps/one.good.app", "--trust", out, "--device", TestWorlds.deviceA])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let good = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(good["valid"] as? Bool == true)
+            #expect(good["appID"] as? String == "AAAAA11111.one.good")
+            #expect(good["teamID"] as? String == "AAAAA11111")
+            #expect(
+                good["accessGroups"] as? [String] == ["AAAAA11111.one.shared", "AAAAA11111.one.other", "AAAAA11111.one.good", "group.one.shared"]
+            )
+            #expect(good["associatedDomains"] as? [String] == ["webcredentials:example.com", "applinks:example.com"])
+            #expect((good["reasons"] as? [String])?.isEmpty == true)
+            #expect(result.stdout.hasPrefix("{\n  \"valid\": true,"), "the documented key order")
+
+            result = try run(
+                kclab,
+                ["bundle", "verify", "\(out)/apps/one.otherDevice.app", "--trust", "\(out)/trust", "--device", TestWorlds.deviceA]
+            )
+            #expect(result.status == 1)
+            let refused = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(refused["valid"] as? Bool == false)
+            #expect(refused["accessGroups"] as? [String] == [])
+            #expect((refused["reasons"] as? [String])?.first?.hasPrefix("device-not-provisioned:") == true)
+        }
+    }
+
+    @Test func reportsUsageErrors() async throws {
+        try await withTemporaryDirectory { folder in
+            var result = try run(kclab, ["bundle", "verify", folder.path])
+            #expect(result.status == 64, "a missing --trust is a usage error")
+            result = try run(kclab, ["bundle", "verify", folder.path, "--trust", folder.appending(path: "nowhere").path])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("no trusted root"))
+            result = try run(kclab, ["world", "build"])
+            #expect(result.status == 64)
+        }
+    }
+
+    @Test func refusesABadWorldNamingFileLineAndKey() async throws {
+        try await withTemporaryDirectory { folder in
+            let world = folder.appending(path: "bad.yaml")
+            try Data("teams:\n  - id: ABCDE12345\n    colour: blue\n".utf8).write(to: world)
+            let result = try run(kclab, ["world", "build", world.path, "--out", folder.appending(path: "out").path])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("bad.yaml:3:5: teams[0]: unknown key 'colour'"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "out").path), "nothing is built from a bad world")
+        }
+    }
+
+    /// OpenSSL accepts what KeychainLab signs (the foundation issue's interoperability check).
+    @Test func openSSLVerifiesProfilesAndCodeSignatures() async throws {
+        try await withBuiltWorld { built in
+            let root = built.file("trust/root-ca.pem").path
+            for file in [
+                "profiles/one.good.mobileprovision", "apps/one.good.app/_CodeSignature/CodeSignature", "apps/one.seeded.app/embedded.mobileprovision",
+            ] {
+                let result = try runTool(
+                    "openssl",
+                    ["cms", "-verify", "-CAfile", root, "-inform", "DER", "-in", built.file(file).path, "-out", "/dev/null"]
+                )
+                #expect(result.status == 0, "\(file): \(result.stderr)")
+                #expect(result.stderr.contains("Verification successful"))
+            }
+            // And refuses what a look-alike CA signed.
+            let result = try runTool(
+                "openssl",
+                [
+                    "cms", "-verify", "-CAfile", root, "-inform", "DER", "-in", built.file("profiles/one.untrustedProfile.mobileprovision").path,
+                    "-out", "/dev/null",
+                ]
+            )
+            #expect(result.status != 0)
+        }
+    }
+
+    @Test func demoPrintsEveryAppWithItsGroupsInOrder() async throws {
+        try await withTemporaryDirectory { folder in
+            let result = try run(kclab, ["demo", "--world", Self.repository.appending(path: "Tools/worlds/demo.yaml").path, "--out", folder.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            let appOne = try #require(lines.firstIndex { $0.contains("App One [com.example.AppOne]") })
+            #expect(lines[appOne + 2].hasSuffix("1. ABCDE12345.com.example.SharedItems   (default for SecItemAdd)"))
+            #expect(lines[appOne + 3].hasSuffix("2. ABCDE12345.com.example.AppOne"))
+            #expect(lines[appOne + 4].hasSuffix("3. group.com.example.AppSuite"))
+            #expect(result.stdout.contains("1. ABC1234DEF.amazingAppFamily"))
+            #expect(result.stdout.contains("associated domains: webcredentials:example.com"))
+            #expect(result.stdout.contains("REFUSED at install"))
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import AppIdentity
+import Foundation
+import Testing
+import WorldFile
+
+@Suite struct WorldLoadingTests {
+    static let demo = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Tools/worlds/demo.yaml")
+
+    @Test func loadsTheDemoWorld() throws {
+        let world = try World.load(contentsOf: Self.demo)
+        #expect(world.name == "demo")
+        #expect(world.teams.map(\.id.rawValue).contains("ABCDE12345"))
+        let appOne = try #require(world.app(try BundleID("com.example.AppOne")))
+        #expect(appOne.entitlements.keychainAccessGroups == ["ABCDE12345.com.example.SharedItems"])
+        #expect(appOne.entitlements.applicationGroups == ["group.com.example.AppSuite"])
+        let family = try #require(world.app(try BundleID("com.useyourloaf.amazingApp2")))
+        #expect(family.appID.rawValue == "ABC1234DEF.com.useyourloaf.amazingApp2")
+        #expect(family.entitlements.keychainAccessGroups == ["ABC1234DEF.amazingAppFamily"])
+        let accounts = world.devices.compactMap(\.iCloudAccount)
+        #expect(accounts.count == 3 && Set(accounts).count == 2, "two devices of one account and one of another")
+        #expect(world.websites.first?.hosts.map(\.host) == ["example.com", "www.example.com", "support.example.com"])
+    }
+
+    @Test func xcodeAddsTheIdentifiersItSigns() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345}]
+                apps:
+                  - {bundleID: com.example.a, team: ABCDE12345}
+                  - {bundleID: com.example.b, team: ABCDE12345, platform: macos, profile: distribution}
+                  - bundleID: com.example.c
+                    team: ABCDE12345
+                    entitlements: {get-task-allow: false}
+                """,
+            file: "w.yaml"
+        )
+        let signed = world.apps.map(\.signedEntitlements)
+        #expect(signed[0]["application-identifier"] == .string("ABCDE12345.com.example.a"))
+        #expect(signed[0]["com.apple.developer.team-identifier"] == .string("ABCDE12345"))
+        #expect(signed[0]["get-task-allow"] == .bool(true))
+        #expect(signed[1]["com.apple.application-identifier"] == .string("ABCDE12345.com.example.b"))
+        #expect(signed[1]["application-identifier"] == nil)
+        #expect(signed[1]["get-task-allow"] == .bool(false))
+        #expect(signed[2]["get-task-allow"] == .bool(false))
+    }
+
+    @Test func fillsDefaults() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345}]
+                apps: [{bundleID: com.example.a, team: ABCDE12345}, {bundleID: com.example.b, team: ABCDE12345, profile: distribution}]
+                devices: [{id: phone, osVersion: 17}, {id: mac, platform: macos, osVersion: "14.5"}]
+                """,
+            file: "w.yaml"
+        )
+        #expect(world.apps[0].name == "a")
+        #expect(world.apps[0].profile.devices == ["phone", "mac"])
+        #expect(world.apps[1].profile.devices == nil)
+        let phone = try #require(world.device("phone"))
+        #expect(phone.udid.count == 40 && phone.udid.allSatisfy(\.isHexDigit))
+        #expect(phone.udid == (try World.parse(yaml: "devices: [{id: phone, osVersion: 1}]", file: "x").devices[0].udid), "derived UDIDs are stable")
+        #expect(phone.osVersion == OSVersion(17))
+        #expect(world.device("mac")?.platform == .macos)
+    }
+
+    @Test func writesAssociationFilesAsCompactJSON() throws {
+        let world = try World.parse(
+            yaml: """
+                websites:
+                  - domain: Example.COM
+                    aasa:
+                      signed: true
+                      content: {webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}}
+                """,
+            file: "w.yaml"
+        )
+        let file = try #require(world.websites.first?.aasa)
+        #expect(world.websites.first?.domain == "example.com")
+        #expect(file.signed)
+        #expect(String(decoding: file.json, as: UTF8.self) == #"{"webcredentials":{"apps":["D3KQX62K1A.com.example.DemoApp"]}}"#)
+    }
+}
