@@ -9,7 +9,7 @@ SWIFT ?= swift
 APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config
 BIN := .build/debug
 
-.PHONY: demo test deps lint build unit clean
+.PHONY: demo test deps lint format build clean
 
 demo: deps
 	$(SWIFT) build --product kclab
@@ -31,6 +31,9 @@ deps:
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Services Tools Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Services Tools Tests
 
 # Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
 build:

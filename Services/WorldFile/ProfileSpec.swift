@@ -4,7 +4,7 @@ public import AppIdentity
 public struct ProfileSpec: Hashable, Sendable {
     /// Development (device list, `get-task-allow`) or distribution.
     public var kind: ProvisioningProfile.Kind
-    /// For development profiles, the device IDs it lists; `nil` lists every device of the world.
+    /// For development profiles, the devices it lists (IDs, or UDIDs when read); `nil` lists every device of the world.
     public var devices: [String]?
     /// How many days it is valid from when it is made.
     public var validDays: Int

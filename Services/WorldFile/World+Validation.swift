@@ -14,8 +14,17 @@ extension World {
         try unique(zip(devices.map(\.udid), deviceValues), "UDID")
         try unique(zip(websites, siteValues).flatMap { site, value in site.hosts.map { ($0.host, value) } }, "host name")
 
+        // Apple refuses to register one app group name to two teams ("it guards against the reuse
+        // of app group names across teams", seed 000), which is what keeps app groups team-private.
+        try unique(
+            zip(teams, teamValues).flatMap { team, value in
+                team.appGroups.map { ($0, value) }
+            },
+            "application group"
+        )
+
         let teamIDs = Set(teams.map(\.id))
-        let deviceIDs = Set(devices.map(\.id))
+        let deviceNames = Set(devices.map(\.id) + devices.map(\.udid))
         for (app, value) in zip(apps, appValues) {
             let mapping = try value.mapping(known: App.keys)
             if !teamIDs.contains(app.team) {
@@ -24,7 +33,7 @@ extension World {
             if let signer = app.signedBy, !teamIDs.contains(signer), let signedBy = mapping.optional("signedBy") {
                 throw signedBy.error(.inconsistent, "no team \(signer) is declared under 'teams'")
             }
-            for device in app.profile.devices ?? [] where !deviceIDs.contains(device) {
+            for device in app.profile.devices ?? [] where !deviceNames.contains(device.uppercased()) && !deviceNames.contains(device) {
                 throw (mapping.optional("profile") ?? value).error(
                     .inconsistent,
                     "the profile lists device '\(device)', which is not declared under 'devices'"
@@ -45,11 +54,15 @@ extension World {
         }
     }
 
-    /// Fills what depends on the whole world: development profiles without a device list list every device.
+    /// Fills what depends on the whole world: development profiles without a device list list every
+    /// device, and devices named by UDID are named by ID.
     mutating func resolveDefaults() {
         let allDevices = devices.map(\.id)
-        for index in apps.indices where apps[index].profile.kind == .development && apps[index].profile.devices == nil {
-            apps[index].profile.devices = allDevices
+        for index in apps.indices where apps[index].profile.kind == .development {
+            let named = apps[index].profile.devices ?? allDevices
+            apps[index].profile.devices = named.map { name in
+                devices.first { $0.udid == name.uppercased() }?.id ?? name
+            }
         }
     }
 

@@ -65,6 +65,18 @@ import WorldFile
         #expect(world.device("mac")?.platform == .macos)
     }
 
+    @Test func profilesMayNameDevicesByUDID() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345}]
+                apps: [{bundleID: a.b, team: ABCDE12345, profile: {devices: [00008030-001a2b3c4d5e802e, pad]}}]
+                devices: [{id: phone, udid: 00008030-001A2B3C4D5E802E, osVersion: 17}, {id: pad, osVersion: 12}]
+                """,
+            file: "w.yaml"
+        )
+        #expect(world.apps[0].profile.devices == ["phone", "pad"])
+    }
+
     @Test func writesAssociationFilesAsCompactJSON() throws {
         let world = try World.parse(
             yaml: """
