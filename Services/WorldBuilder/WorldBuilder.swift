@@ -38,9 +38,9 @@ public struct WorldBuilder: Sendable {
             )
         }
         for app in world.apps {
-            guard let team = world.team(app.team) else { continue }
-            var signer = signers[app.signedBy ?? app.team]!
-            var listed = signers[app.team]!
+            guard let team = world.team(app.team), var signer = signers[app.signedBy ?? app.team], var listed = signers[app.team] else {
+                throw BuildError(.signing, "\(app.bundleID) names a team the world does not declare")
+            }
             if app.tampering.contains(.untrustedCertificate), let untrusted {
                 signer = try TrustHierarchy.teamSigner(
                     &store,

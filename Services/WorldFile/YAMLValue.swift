@@ -112,7 +112,9 @@ struct YAMLValue {
         case .scalar(let scalar):
             switch scalar.tagName {
             case .bool: return .bool(node.bool ?? false)
-            case .int: return .integer(node.int ?? 0)
+            case .int:
+                guard let number = node.int else { throw error(.malformedValue, "the number \(scalar.string) is too large") }
+                return .integer(number)
             case .null where scalar.style == .plain: throw error(.malformedValue, "expected a value, found nothing")
             default:
                 guard let variables else { return .string(scalar.string) }
