@@ -80,6 +80,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// The SecItem semantics: query grammar, access-group rules, statuses and result shapes.
+        .target(
+            name: "KeychainItems",
+            dependencies: ["AppIdentity"],
+            path: "Services/KeychainItems",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
 
         .executableTarget(
@@ -133,6 +141,12 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/WorldBuilderTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeychainItemsTests",
+            dependencies: ["AppIdentity", "KeychainItems"],
+            path: "Tests/KeychainItemsTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

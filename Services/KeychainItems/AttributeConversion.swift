@@ -1,0 +1,40 @@
+/// Converts a value given for an attribute to the attribute's kind, as securityd's `copyString`,
+/// `copyBlob`, `copyNumber` and friends do; a value that cannot be converted is `errSecParam`.
+enum AttributeConversion {
+    /// The protection codes `SecAccessControlSetProtection` accepts.
+    static func convert(_ value: SecValue, for spec: AttributeSpec) throws(SecItemError) -> SecValue {
+        func invalid() -> SecItemError {
+            SecItemError(.param, "\(spec.code) cannot be a \(value.typeName)")
+        }
+        switch spec.kind {
+        case .string:
+            guard case .string = value else { throw invalid() }
+            return value
+        case .blob:
+            switch value {
+            case .string, .data: return value
+            default: throw invalid()
+            }
+        case .number:
+            guard let number = value.number else { throw invalid() }
+            return .integer(number)
+        case .synchronizable:
+            guard let number = value.number else { throw invalid() }
+            return .integer(number == 0 ? 0 : 1)
+        case .date:
+            guard case .date = value else { throw invalid() }
+            return value
+        case .accessibility:
+            guard let text = value.string, Accessibility(rawValue: text) != nil else {
+                throw SecItemError(.param, "pdmn must be one of ak, ck, dk, aku, cku, dku, akpu")
+            }
+            return value
+        case .accessControl:
+            guard case .dictionary(let entries) = value, let protection = entries["prot"]?.string, Accessibility(rawValue: protection) != nil
+            else {
+                throw SecItemError(.param, "accc must be an access-control object with a valid protection")
+            }
+            return value
+        }
+    }
+}

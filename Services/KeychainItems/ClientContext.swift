@@ -1,0 +1,112 @@
+public import AppIdentity
+
+/// Who is calling and on what device: what every SecItem call is decided against.
+public struct ClientContext: Hashable, Sendable {
+    /// The caller's application identifier, for logs.
+    public let appID: String
+    /// The caller's access groups, in order, as securityd holds them (token handling applied).
+    public let accessGroups: [String]
+    /// The device's platform and version: where Apple's behaviour changed, they decide.
+    public let device: DeviceState
+    /// The keychain of the device.
+    public let deviceKeychain: String
+    /// The keychain shared by the devices of the iCloud account, if one is signed in.
+    public let accountKeychain: String?
+
+    /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order).
+    public init(appID: String, entitledGroups: [AccessGroup], device: DeviceState, deviceKeychain: String, accountKeychain: String?) {
+        self.appID = appID
+        self.accessGroups = Self.securitydGroups(entitledGroups.map(\.rawValue), platform: device.platform)
+        self.device = device
+        self.deviceKeychain = deviceKeychain
+        self.accountKeychain = accountKeychain
+    }
+
+    /// The group list securityd keeps (spec keychain.md §1.1 steps 3–4): the token group, when
+    /// listed, moves to the end so it can never be the default; macOS adds it for every client
+    /// with groups, iOS only when the app lists it.
+    static func securitydGroups(_ groups: [String], platform: Platform) -> [String] {
+        let token = AccessGroup.token.rawValue
+        var list = groups.filter { $0 != token }
+        if groups.contains(token) || (platform == .macos && !groups.isEmpty) {
+            list.append(token)
+        }
+        return list
+    }
+
+    /// The groups a write may target: every group but the read-only token group (§1.7).
+    public var writableGroups: [String] {
+        accessGroups.filter { $0 != AccessGroup.token.rawValue }
+    }
+
+    /// Whether `group` is in the list (exact, case-sensitive: §1.3).
+    public func mayRead(_ group: String) -> Bool {
+        accessGroups.contains(group)
+    }
+
+    /// Whether `group` is writable.
+    public func mayWrite(_ group: String) -> Bool {
+        writableGroups.contains(group)
+    }
+
+    /// The keychains a query with this sync condition reads.
+    func keychains(for synchronizable: ParsedQuery.Synchronizable) -> [String] {
+        switch synchronizable {
+        case .unspecified, .only(false): [deviceKeychain]
+        case .only(true): [accountKeychain ?? deviceKeychain]
+        case .any: accountKeychain.map { [deviceKeychain, $0] } ?? [deviceKeychain]
+        }
+    }
+
+    /// The keychain an item with this sync state lives in: synchronizable items follow the account.
+    func keychain(synchronizable: Bool) -> String {
+        synchronizable ? (accountKeychain ?? deviceKeychain) : deviceKeychain
+    }
+}
+
+/// The state of the device a call comes from.
+public struct DeviceState: Hashable, Sendable, Codable {
+    /// iOS or macOS.
+    public var platform: Platform
+    /// The OS version.
+    public var osVersion: OSVersion
+    /// Whether a passcode is set.
+    public var hasPasscode: Bool
+    /// Whether the device is locked now.
+    public var isLocked: Bool
+    /// Whether it has been unlocked since it started.
+    public var unlockedSinceBoot: Bool
+
+    /// A device state; unlocked and unlocked since boot by default.
+    public init(platform: Platform, osVersion: OSVersion, hasPasscode: Bool = true, isLocked: Bool = false, unlockedSinceBoot: Bool = true) {
+        self.platform = platform
+        self.osVersion = osVersion
+        self.hasPasscode = hasPasscode
+        self.isLocked = isLocked
+        self.unlockedSinceBoot = unlockedSinceBoot
+    }
+
+    /// Whether naming a group the caller does not belong to is refused with
+    /// `errSecMissingEntitlement` (-34018). Security-59306 (iOS 13, macOS 10.15) and later do;
+    /// before, the group was merely ANDed with the caller's and nothing matched (-25300), as
+    /// seed 000 still documents (spec keychain.md §2.4 step 4).
+    public var refusesForeignGroups: Bool {
+        switch platform {
+        case .ios: osVersion >= OSVersion(13)
+        case .macos: osVersion >= OSVersion(10, 15)
+        }
+    }
+
+    /// Whether the SecItem layer strips match, return and data keys from Update and Delete
+    /// queries and match keys from Add, as macOS's does (spec §5).
+    public var stripsQueryKeys: Bool {
+        platform == .macos
+    }
+
+    /// Whether an item of this protection class can be decrypted now (spec §3).
+    public func canDecrypt(_ accessibility: Accessibility) -> Bool {
+        if accessibility.needsUnlock { return !isLocked }
+        if accessibility.needsFirstUnlock { return unlockedSinceBoot }
+        return true
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// An item store in memory, for tests of the engine: the same rules as the SQLite store, no disk.
+public final class InMemoryItemStore: ItemStore {
+    private let items = Mutex<[KeychainItem]>([])
+
+    /// An empty store.
+    public init() {}
+
+    public func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T {
+        let snapshot = items.withLock { $0 }
+        return try body(Transaction(items: snapshot))
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (any ItemWriting) throws -> T) async throws -> T {
+        try items.withLock { stored in
+            let transaction = Transaction(items: stored)
+            let result = try body(transaction)
+            stored = transaction.items
+            return result
+        }
+    }
+
+    /// One transaction's copy of the items; kept only when the body returns.
+    private final class Transaction: ItemWriting {
+        var items: [KeychainItem]
+
+        init(items: [KeychainItem]) {
+            self.items = items
+        }
+
+        func items(matching filter: ItemFilter) throws -> [KeychainItem] {
+            let matching = items.filter(filter.admits).map { item in
+                var copy = item
+                if !filter.loadData { copy.data = nil }
+                return copy
+            }
+            return filter.limit.map { Array(matching.prefix($0)) } ?? matching
+        }
+
+        func insert(_ item: KeychainItem) throws {
+            try removeConflicts(with: item, except: nil)
+            items.append(item)
+        }
+
+        func replace(_ old: KeychainItem, with new: KeychainItem) throws {
+            try removeConflicts(with: new, except: old.uuid)
+            guard let index = items.firstIndex(where: { $0.uuid == old.uuid }) else {
+                throw StoreError(.corrupt, "the item to replace is gone")
+            }
+            items[index] = new
+        }
+
+        func remove(_ item: KeychainItem) throws {
+            items.removeAll { $0.uuid == item.uuid }
+        }
+
+        /// A live item with the same key is a duplicate; a tombstone with it gives way.
+        private func removeConflicts(with item: KeychainItem, except uuid: UUID?) throws {
+            let key = item.primaryKey
+            let conflicts = items.filter {
+                $0.uuid != uuid && $0.keychain == item.keychain && $0.itemClass == item.itemClass && $0.primaryKey == key
+            }
+            if conflicts.contains(where: { !$0.isTombstone }) {
+                throw StoreError(.duplicate, "an item with the same primary key exists")
+            }
+            items.removeAll { candidate in conflicts.contains { $0.uuid == candidate.uuid } }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+public import Foundation
+
+/// Where keychain items live. The engine decides what a SecItem call means; a store only finds,
+/// inserts, replaces and removes items, inside transactions.
+///
+/// Implementations: `SQLiteItemStore` (the daemon's, encrypted at rest) and ``InMemoryItemStore``
+/// (for tests of the engine).
+public protocol ItemStore: Sendable {
+    /// Runs `body` with a consistent view of the items.
+    func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T
+    /// Runs `body` in one transaction; if it throws, nothing it did is kept.
+    func write<T: Sendable>(_ body: @Sendable (any ItemWriting) throws -> T) async throws -> T
+}
+
+/// Finding items.
+public protocol ItemReading {
+    /// The items matching `filter`, oldest first.
+    func items(matching filter: ItemFilter) throws -> [KeychainItem]
+}
+
+/// Changing items, inside a write transaction.
+public protocol ItemWriting: ItemReading {
+    /// Adds `item`. A live item with the same keychain, class and primary key makes it throw
+    /// ``StoreError/Code/duplicate``; a tombstone with them is replaced.
+    func insert(_ item: KeychainItem) throws
+    /// Replaces the item whose UUID is `old.uuid` with `new`, under the same rule for conflicts.
+    func replace(_ old: KeychainItem, with new: KeychainItem) throws
+    /// Removes the item with this UUID.
+    func remove(_ item: KeychainItem) throws
+}
+
+/// Which items a store returns.
+public struct ItemFilter: Hashable, Sendable {
+    /// The keychains to look in.
+    public var keychains: [String]
+    /// The class.
+    public var itemClass: ItemClass
+    /// The access groups to look in; `nil` for all.
+    public var accessGroups: [String]?
+    /// The sync state; `nil` for both.
+    public var synchronizable: Bool?
+    /// Exact values that attributes must have (typed: a string never equals data).
+    public var attributes: [String: SecValue]
+    /// One item by its UUID (a persistent reference).
+    public var uuid: UUID?
+    /// Whether tombstones are included.
+    public var includeTombstones: Bool
+    /// At most this many; `nil` for all.
+    public var limit: Int?
+    /// Whether to decrypt and return each item's data.
+    public var loadData: Bool
+
+    /// A filter; by default every live item of the class in the keychains.
+    public init(
+        keychains: [String],
+        itemClass: ItemClass,
+        accessGroups: [String]? = nil,
+        synchronizable: Bool? = nil,
+        attributes: [String: SecValue] = [:],
+        uuid: UUID? = nil,
+        includeTombstones: Bool = false,
+        limit: Int? = nil,
+        loadData: Bool = false
+    ) {
+        self.keychains = keychains
+        self.itemClass = itemClass
+        self.accessGroups = accessGroups
+        self.synchronizable = synchronizable
+        self.attributes = attributes
+        self.uuid = uuid
+        self.includeTombstones = includeTombstones
+        self.limit = limit
+        self.loadData = loadData
+    }
+
+    /// Whether `item` passes the filter (stores that cannot express every condition in SQL use this).
+    public func admits(_ item: KeychainItem) -> Bool {
+        keychains.contains(item.keychain)
+            && item.itemClass == itemClass
+            && (includeTombstones || !item.isTombstone)
+            && (accessGroups?.contains(item.accessGroup) ?? true)
+            && (synchronizable.map { $0 == item.isSynchronizable } ?? true)
+            && (uuid.map { $0 == item.uuid } ?? true)
+            && attributes.allSatisfy { code, value in item.attributes[code] == value }
+    }
+}
+
+/// A store that cannot do what it was asked.
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        /// A live item has the same primary key.
+        public static let duplicate = Code(rawValue: "duplicate")
+        /// Stored bytes cannot be decrypted or decoded.
+        public static let corrupt = Code(rawValue: "corrupt")
+        /// The database cannot be read or written.
+        public static let io = Code(rawValue: "io")
+        public var description: String { rawValue }
+    }
+
+    /// What kind of failure.
+    public let code: Code
+    /// Details for logs (never a secret).
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// The OSStatus a device reports for this failure (spec §2.9).
+    public var status: SecStatus {
+        switch code {
+        case .duplicate: .duplicateItem
+        case .corrupt: .decode
+        case .io: .io
+        default: .notAvailable
+        }
+    }
+}

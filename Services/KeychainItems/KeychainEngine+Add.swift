@@ -1,0 +1,88 @@
+import Foundation
+
+extension KeychainEngine {
+    /// `SecItemAdd` (spec keychain.md §2.3).
+    public func add(_ attributes: [String: SecValue], client: ClientContext) async -> SecItemResult {
+        await perform {
+            try QueryParser.checkInternalAttributes(attributes)
+            guard !client.writableGroups.isEmpty else {
+                throw SecItemError(.missingEntitlement, "SecItemAdd: \(client.appID) has no writable access group")
+            }
+            var dictionary = attributes
+            if client.device.stripsQueryKeys {
+                // macOS's SecItem layer drops match keys from an add.
+                dictionary = dictionary.filter { !$0.key.hasPrefix("m_") }
+            }
+            var query = try QueryParser.parse(dictionary)
+            if query.useKeys["u_ItemList"] != nil {
+                throw SecItemError(.param, "SecItemAdd: kSecUseItemList is not supported")
+            }
+            if query.useKeys["u_AuthUI"]?.string == "u_AuthUIS" {
+                throw SecItemError(.param, "SecItemAdd: kSecUseAuthenticationUISkip is only for SecItemCopyMatching")
+            }
+            if query.hasValueRef {
+                throw SecItemError(.param, "SecItemAdd: kSecValueRef cannot be sent to the keychain; pass the item's data")
+            }
+            if let reference = query.persistentRef, reference.count != 20 {
+                throw SecItemError(.param, "SecItemAdd: a legacy or token persistent reference cannot be added")
+            }
+            if query.itemClass == .identity {
+                throw SecItemError(.param, "SecItemAdd: an identity is added as its certificate and its key")
+            }
+            let group = query.accessGroup ?? client.accessGroups[0]
+            if !client.mayWrite(group) {
+                throw SecItemError(.missingEntitlement, "SecItemAdd: \(client.appID) may not write to access group '\(group)'")
+            }
+            query.attributes["agrp"] = .string(group)
+            let item = try newItem(from: query, client: client)
+            if !client.device.canDecrypt(item.accessibility) {
+                // Encryption comes before the insert, so a locked device says so even for a duplicate (SD01).
+                throw SecItemError(.interactionNotAllowed, "SecItemAdd: the device is locked; \(item.accessibility.rawValue) items cannot be written")
+            }
+            try await store.write { writer in
+                do {
+                    try writer.insert(item)
+                } catch let error as StoreError where error.code == .duplicate {
+                    throw SecItemError(.duplicateItem, "SecItemAdd: an item with the same primary key exists in '\(group)'")
+                }
+            }
+            return .success(ResultShape.added(item, query: query))
+        }
+    }
+
+    /// The item an add creates: defaults for protection, sync and primary-key attributes, dates forced to now.
+    private func newItem(from query: ParsedQuery, client: ClientContext) throws(SecItemError) -> KeychainItem {
+        var attributes = query.attributes
+        if let control = attributes["accc"]?.dictionaryValue, let protection = control["prot"]?.string {
+            if let given = attributes["pdmn"]?.string, given != protection {
+                throw SecItemError(.param, "SecItemAdd: conflicting kSecAttrAccessible and kSecAttrAccessControl")
+            }
+            attributes["pdmn"] = .string(protection)
+        }
+        if attributes["pdmn"] == nil {
+            let group = attributes["agrp"]?.string
+            attributes["pdmn"] = .string(group == "com.apple.apsd" ? "dku" : query.itemClass == .certificate ? "dk" : "ak")
+        }
+        let synchronizable: Bool
+        if case .only(true) = query.synchronizable { synchronizable = true } else { synchronizable = false }
+        if synchronizable, let control = attributes["accc"]?.dictionaryValue, (control["flags"]?.number ?? 0) != 0 {
+            throw SecItemError(.param, "SecItemAdd: an item with kSecAttrAccessControl constraints is not synchronizable")
+        }
+        if attributes["pdmn"]?.string == Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, !client.device.hasPasscode {
+            throw SecItemError(.authFailed, "SecItemAdd: akpu items need a passcode, and the device has none")
+        }
+        attributes["sync"] = .integer(synchronizable ? 1 : 0)
+        for spec in query.itemClass.schema.primaryKey where attributes[spec.code] == nil {
+            attributes[spec.code] = spec.defaultValue
+        }
+        let date = now()
+        attributes["cdat"] = .date(date)
+        attributes["mdat"] = .date(date)
+        return KeychainItem(
+            keychain: client.keychain(synchronizable: synchronizable),
+            itemClass: query.itemClass,
+            attributes: attributes,
+            data: query.valueData
+        )
+    }
+}

@@ -1,0 +1,37 @@
+extension KeychainEngine {
+    /// `SecItemCopyMatching` (spec keychain.md §2.4).
+    public func copyMatching(_ dictionary: [String: SecValue], client: ClientContext) async -> SecItemResult {
+        await perform {
+            try QueryParser.checkInternalAttributes(dictionary)
+            guard !client.accessGroups.isEmpty else {
+                throw SecItemError(.missingEntitlement, "SecItemCopyMatching: \(client.appID) has no access group")
+            }
+            let query = try QueryParser.parse(dictionary)
+            try checkExplicitGroup(query.accessGroup, allowed: client.mayRead, client: client, call: "SecItemCopyMatching")
+            if query.itemClass != .certificate && query.itemClass != .identity,
+                query.matchKeys["m_Issuers"] != nil || query.matchKeys["m_Policy"] != nil
+            {
+                throw SecItemError(.unimplemented, "SecItemCopyMatching: kSecMatchIssuers and kSecMatchPolicy apply to certificates and identities")
+            }
+            if query.itemClass != .internetPassword, query.matchKeys["m_HostOrSubdomainOfHost"] != nil {
+                throw SecItemError(.unimplemented, "SecItemCopyMatching: kSecMatchHostOrSubdomainOfHost applies to internet passwords")
+            }
+            if query.useKeys["u_ItemList"] != nil {
+                throw SecItemError(.param, "SecItemCopyMatching: kSecUseItemList is not supported")
+            }
+            if query.itemClass == .identity {
+                throw SecItemError(.unimplemented, "SecItemCopyMatching: identities are not supported yet")
+            }
+            let limit = query.matchLimit ?? .count(1)
+            var search = try filter(for: query, groups: client.accessGroups, client: client, loadData: query.returnData)
+            search.limit = limit.maximum
+            let filter = search
+            let found = try await store.read { reader in try reader.items(matching: filter) }
+            guard !found.isEmpty else {
+                throw SecItemError(.itemNotFound, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
+            }
+            try checkAvailable(found, client: client, call: "SecItemCopyMatching")
+            return .success(ResultShape.found(found, query: query, limit: limit, platform: client.device.platform))
+        }
+    }
+}

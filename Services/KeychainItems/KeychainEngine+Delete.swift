@@ -1,0 +1,46 @@
+import Foundation
+
+extension KeychainEngine {
+    /// `SecItemDelete` (spec keychain.md §2.6): deletes every matching item in the caller's
+    /// writable groups; synchronizable items leave tombstones.
+    public func delete(_ query: [String: SecValue], client: ClientContext) async -> SecItemResult {
+        await perform {
+            try QueryParser.checkInternalAttributes(query)
+            guard !client.writableGroups.isEmpty else {
+                throw SecItemError(.missingEntitlement, "SecItemDelete: \(client.appID) has no writable access group")
+            }
+            try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: "SecItemDelete")
+            var dictionary = query
+            if client.device.stripsQueryKeys {
+                dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
+            }
+            let parsed = try QueryParser.parse(dictionary)
+            if !parsed.matchKeys.isEmpty {
+                throw SecItemError(.param, "SecItemDelete: kSecMatch keys (kSecMatchLimit included) are not allowed on iOS")
+            }
+            if parsed.hasValueRef {
+                throw SecItemError(.param, "SecItemDelete: kSecValueRef is not supported")
+            }
+            if parsed.itemClass == .identity {
+                throw SecItemError(.unimplemented, "SecItemDelete: identities are not supported yet")
+            }
+            let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: false)
+            let date = now()
+            let engine = self
+            let deleted = try await store.write { writer in
+                let items = try writer.items(matching: filter)
+                for item in items {
+                    try writer.remove(item)
+                    if item.isSynchronizable {
+                        try writer.insert(engine.tombstone(of: item, at: date))
+                    }
+                }
+                return items.count
+            }
+            guard deleted > 0 else {
+                throw SecItemError(.itemNotFound, "SecItemDelete: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups")
+            }
+            return .success()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+extension KeychainEngine {
+    /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups
+    /// is changed in one transaction, or none is.
+    public func update(_ query: [String: SecValue], attributesToUpdate: [String: SecValue], client: ClientContext) async -> SecItemResult {
+        await perform {
+            try QueryParser.checkInternalAttributes(query)
+            try QueryParser.checkInternalAttributes(attributesToUpdate)
+            guard !client.writableGroups.isEmpty else {
+                throw SecItemError(.missingEntitlement, "SecItemUpdate: \(client.appID) has no writable access group")
+            }
+            try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: "SecItemUpdate")
+            var dictionary = query
+            if client.device.stripsQueryKeys {
+                dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
+            }
+            let parsed = try QueryParser.parse(dictionary)
+            if parsed.returnsAnything || parsed.returnData || dictionary.keys.contains(where: { $0.hasPrefix("r_") }) {
+                throw SecItemError(.param, "SecItemUpdate: kSecReturn keys are not allowed in the query")
+            }
+            if let group = attributesToUpdate["agrp"]?.string, !client.mayWrite(group) {
+                if client.device.refusesForeignGroups {
+                    throw SecItemError(.missingEntitlement, "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'")
+                }
+                throw SecItemError(.noAccessForItem, "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'")
+            }
+            if !parsed.matchKeys.isEmpty {
+                throw SecItemError(.param, "SecItemUpdate: kSecMatch keys (kSecMatchLimit included) are not allowed in the query")
+            }
+            if parsed.hasValueRef {
+                throw SecItemError(.param, "SecItemUpdate: kSecValueRef is not supported")
+            }
+            if parsed.itemClass == .identity {
+                throw SecItemError(.unimplemented, "SecItemUpdate: identities are not supported yet")
+            }
+            let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
+            let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: true)
+            let date = now()
+            let engine = self
+            let updated = try await store.write { writer in
+                let items = try writer.items(matching: filter)
+                try engine.checkAvailable(items, client: client, call: "SecItemUpdate")
+                for item in items {
+                    let new = try engine.updated(item, with: changes, at: date, client: client)
+                    do {
+                        try writer.replace(item, with: new)
+                    } catch let error as StoreError where error.code == .duplicate {
+                        throw SecItemError(.duplicateItem, "SecItemUpdate: the change would give two items the same primary key; nothing was updated")
+                    }
+                    if item.isSynchronizable, item.primaryKey != new.primaryKey || item.keychain != new.keychain {
+                        try writer.insert(engine.tombstone(of: item, at: date))
+                    }
+                }
+                return items.count
+            }
+            guard updated > 0 else {
+                throw SecItemError(.itemNotFound, "SecItemUpdate: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups")
+            }
+            return .success()
+        }
+    }
+
+    /// `item` with `changes` applied and a modification date strictly later than its old one.
+    func updated(_ item: KeychainItem, with changes: ParsedQuery, at date: Date, client: ClientContext) throws(SecItemError) -> KeychainItem {
+        var new = item
+        for (code, value) in changes.attributes where code != "cdat" {
+            new.attributes[code] = value
+        }
+        if let control = changes.attributes["accc"]?.dictionaryValue, let protection = control["prot"]?.string {
+            new.attributes["pdmn"] = .string(protection)
+        }
+        if case .only(let flag) = changes.synchronizable {
+            new.attributes["sync"] = .integer(flag ? 1 : 0)
+            new.keychain = client.keychain(synchronizable: flag)
+        }
+        if let data = changes.valueData {
+            new.data = data
+        }
+        var modified = date
+        if case .date(let old)? = item.attributes["mdat"], modified <= old {
+            modified = old.addingTimeInterval(0.001)
+        }
+        new.attributes["mdat"] = .date(modified)
+        if new.primaryKey != item.primaryKey || new.keychain != item.keychain {
+            // A moved item is a new item to the account's other devices.
+            new.uuid = UUID()
+        }
+        return new
+    }
+
+    /// What a deleted synchronizable item leaves behind (spec §4): its primary key, protection and
+    /// creation date, marked deleted, with a later modification date.
+    func tombstone(of item: KeychainItem, at date: Date) -> KeychainItem {
+        var attributes: [String: SecValue] = [:]
+        for spec in item.itemClass.schema.primaryKey {
+            attributes[spec.code] = item.attributes[spec.code]
+        }
+        attributes["pdmn"] = item.attributes["pdmn"]
+        attributes["cdat"] = item.attributes["cdat"]
+        var modified = date
+        if case .date(let old)? = item.attributes["mdat"], modified <= old {
+            modified = old.addingTimeInterval(0.001)
+        }
+        attributes["mdat"] = .date(modified)
+        return KeychainItem(keychain: item.keychain, itemClass: item.itemClass, attributes: attributes, data: nil, isTombstone: true)
+    }
+}

@@ -1,0 +1,66 @@
+public import AppIdentity
+import Foundation
+
+/// How CopyMatching and Add shape their result (spec keychain.md §2.3 step 9, §2.4 table).
+public enum ResultShape {
+    /// The result of `SecItemAdd` for the item it created.
+    static func added(_ item: KeychainItem, query: ParsedQuery) -> SecValue? {
+        guard query.returnsAnything else { return nil }
+        if isOnly(\.returnData, query) { return .data(item.data ?? Data()) }
+        return single(item, query: query, platform: .ios)
+    }
+
+    /// The result of `SecItemCopyMatching`: a single value for limit one, else an array.
+    public static func found(_ items: [KeychainItem], query: ParsedQuery, limit: ParsedQuery.MatchLimit, platform: Platform) -> SecValue? {
+        guard query.returnsAnything else { return nil }
+        guard limit.returnsArray else {
+            return items.first.flatMap { single($0, query: query, platform: platform) }
+        }
+        return .array(items.compactMap { single($0, query: query, platform: platform) })
+    }
+
+    /// One item's result; `nil` where Apple gives nothing (a password's ref on iOS, missing data).
+    static func single(_ item: KeychainItem, query: ParsedQuery, platform: Platform) -> SecValue? {
+        if isOnly(\.returnData, query) {
+            return item.data.map(SecValue.data)
+        }
+        if isOnly(\.returnPersistentRef, query) {
+            return .data(item.persistentRef)
+        }
+        if isOnly(\.returnRef, query) {
+            return reference(item)
+        }
+        var dictionary = attributes(of: item)
+        if query.returnData, let data = item.data {
+            dictionary["v_Data"] = .data(data)
+        }
+        if query.returnPersistentRef {
+            dictionary["v_PersistentRef"] = .data(item.persistentRef)
+        }
+        if query.returnRef {
+            dictionary["class"] = .string(item.itemClass.rawValue)
+            if let reference = reference(item) { dictionary["v_Ref"] = reference }
+        }
+        return .dictionary(dictionary)
+    }
+
+    /// The attributes a result dictionary carries: every stored attribute with a value.
+    static func attributes(of item: KeychainItem) -> [String: SecValue] {
+        item.attributes
+    }
+
+    /// A reference object stands for the item in the calling process; passwords have none on iOS
+    /// (ATEST `testGenpReturnRef`). Certificates and keys are represented by a tagged dictionary
+    /// the Security module turns into its `SecCertificate` or `SecKey`.
+    static func reference(_ item: KeychainItem) -> SecValue? {
+        switch item.itemClass {
+        case .genericPassword, .internetPassword: nil
+        default: .dictionary(["$ref": .string(item.itemClass.rawValue), "v_PersistentRef": .data(item.persistentRef)])
+        }
+    }
+
+    private static func isOnly(_ flag: KeyPath<ParsedQuery, Bool>, _ query: ParsedQuery) -> Bool {
+        let flags = [\ParsedQuery.returnData, \.returnAttributes, \.returnRef, \.returnPersistentRef]
+        return query[keyPath: flag] && flags.filter { query[keyPath: $0] }.count == 1
+    }
+}

@@ -1,0 +1,19 @@
+/// A SecItem call that ends with a non-zero status, and the rule that decided it.
+///
+/// The reason is for logs and `kclab explain`; the caller of the C API sees only the status, as on
+/// a real device.
+public struct SecItemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The OSStatus a real device would return.
+    public let status: SecStatus
+    /// Which rule decided, naming the key, group or value involved (never a secret).
+    public let reason: String
+
+    /// An error with its status and reason.
+    public init(_ status: SecStatus, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
+    /// `errSecParam (-50): reason`.
+    public var description: String { "\(status): \(reason)" }
+}

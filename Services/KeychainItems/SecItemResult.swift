@@ -1,0 +1,19 @@
+/// What a SecItem call returns: its status and, for CopyMatching and Add, its result.
+public struct SecItemResult: Hashable, Sendable {
+    /// The OSStatus.
+    public var status: SecStatus
+    /// The result object, shaped as Apple shapes it; `nil` when there is none.
+    public var result: SecValue?
+    /// The rule that decided a non-zero status.
+    public var reason: String?
+
+    /// A success with an optional result.
+    public static func success(_ result: SecValue? = nil) -> SecItemResult {
+        SecItemResult(status: .success, result: result, reason: nil)
+    }
+
+    /// A failure.
+    public static func failure(_ error: SecItemError) -> SecItemResult {
+        SecItemResult(status: error.status, result: nil, reason: error.reason)
+    }
+}

@@ -1,0 +1,69 @@
+import AppIdentity
+import Foundation
+import KeychainItems
+import Testing
+
+/// The dictionary grammar of spec keychain.md §2.2, status by status.
+@Suite struct GrammarTests {
+    typealias F = Fixtures
+
+    static let cases: [(String, [String: SecValue], SecStatus)] = [
+        ("missing class", ["acct": .string("a")], .param),
+        ("unknown class", ["class": .string("nope")], .noSuchClass),
+        ("class not a string", ["class": .integer(1)], .param),
+        ("unknown attribute", F.query(["zzzz": .string("a")]), .noSuchAttr),
+        ("attribute of another class", F.query(["srvr": .string("example.com")]), .noSuchAttr),
+        ("kSecReturnData not a Boolean", F.query(["r_Data": .string("yes")]), .param),
+        ("unknown return key", F.query(["r_Everything": .bool(true)]), .param),
+        ("unknown use key", F.query(["u_Whatever": .bool(true)]), .param),
+        ("unknown value key", F.query(["v_Thing": .bool(true)]), .param),
+        ("one-letter key", F.query(["x": .bool(true)]), .param),
+        ("unknown long key", F.query(["zzzzz": .bool(true)]), .param),
+        ("bad match limit", F.query(["m_Limit": .string("m_LimitSome")]), .param),
+        ("zero match limit", F.query(["m_Limit": .integer(0)]), .param),
+        ("private clip attribute", F.query(["clip": .bool(true)]), .param),
+        ("account of the wrong type", F.query(["acct": .integer(3)]), .param),
+        ("number that is not a number", F.query(["crtr": .string("abc")]), .param),
+        ("date that is not a date", F.query(["cdat": .string("yesterday")]), .param),
+        ("kSecUseItemList", F.query(["u_ItemList": .array([])]), .param),
+        ("issuers on a password", F.query(["m_Issuers": .array([])]), .unimplemented),
+        ("host match on a generic password", F.query(["m_HostOrSubdomainOfHost": .string("example.com")]), .unimplemented),
+    ]
+
+    @Test func rejectsEachMalformedQuery() async {
+        let engine = F.engine()
+        _ = await engine.add(F.password(), client: F.one)
+        for (name, query, expected) in Self.cases {
+            let result = await engine.copyMatching(query, client: F.one)
+            #expect(result.status == expected, "\(name): \(result.status) \(result.reason ?? "")")
+            #expect(result.result == nil)
+        }
+    }
+
+    @Test func rejectsMoreThan128Keys() async {
+        var query = F.query()
+        for index in 0..<129 { query["f_\(index)"] = .bool(true) }
+        #expect(await F.engine().copyMatching(query, client: F.one).status == .param)
+    }
+
+    @Test func ignoresTheDataProtectionKeyAndCallbacks() async {
+        let engine = F.engine()
+        #expect(await engine.add(F.password(["nleg": .bool(true), "f_callback": .bool(true)]), client: F.one).status == .success)
+    }
+
+    @Test func addRejectsBadValues() async {
+        let engine = F.engine()
+        #expect(await engine.add(F.password(["v_Data": .string("not data")]), client: F.one).status == .param)
+        #expect(await engine.add(F.password(["pdmn": .string("sometimes")]), client: F.one).status == .param)
+        #expect(await engine.add(F.password(["v_Ref": .string("ref")]), client: F.one).status == .param)
+        #expect(await engine.add(F.password(["u_ItemList": .array([])]), client: F.one).status == .param)
+        #expect(await engine.add(F.password(["v_PersistentRef": .data(Data(count: 12))]), client: F.one).status == .param)
+    }
+
+    @Test func numbersAcceptBooleansAndDecimalStrings() async {
+        let engine = F.engine()
+        #expect(await engine.add(F.password(["crtr": .string("1234"), "invi": .bool(true)]), client: F.one).status == .success)
+        let found = await engine.copyMatching(F.query(["crtr": .integer(1234), "r_Attributes": .bool(true)]), client: F.one)
+        #expect(found.result?.dictionaryValue?["invi"] == .integer(1))
+    }
+}

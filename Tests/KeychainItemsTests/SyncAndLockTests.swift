@@ -1,0 +1,57 @@
+import AppIdentity
+import Foundation
+import KeychainItems
+import Testing
+
+/// Synchronizable items, tombstones and the locked device (spec keychain.md §3, §4).
+@Suite struct SyncAndLockTests {
+    typealias F = Fixtures
+
+    @Test func synchronizableItemsNeedTheSyncKey() async {
+        let engine = F.engine()
+        _ = await engine.add(F.password(["sync": .bool(true)]), client: F.one)
+        #expect(await engine.copyMatching(F.query(), client: F.one).status == .itemNotFound)
+        #expect(await engine.copyMatching(F.query(["sync": .bool(true)]), client: F.one).status == .success)
+        #expect(await engine.copyMatching(F.query(["sync": .string("syna")]), client: F.one).status == .success)
+        #expect(await engine.copyMatching(F.query(["sync": .integer(0)]), client: F.one).status == .itemNotFound)
+    }
+
+    @Test func synchronizableItemsFollowTheAccount() async {
+        let engine = F.engine()
+        _ = await engine.add(F.password("synced", ["sync": .bool(true)]), client: F.one)
+        _ = await engine.add(F.password("local"), client: F.one)
+        let otherDevice = F.client([F.shared, F.appOne], device: "device-2")
+        #expect(await engine.copyMatching(F.query(["sync": .bool(true)]), client: otherDevice).status == .success)
+        #expect(await engine.copyMatching(F.query(["acct": .string("local"), "sync": .string("syna")]), client: otherDevice).status == .itemNotFound)
+        let otherAccount = F.client([F.shared, F.appOne], device: "device-3", account: "bob@example.com")
+        #expect(await engine.copyMatching(F.query(["sync": .bool(true)]), client: otherAccount).status == .itemNotFound)
+    }
+
+    @Test func deletedSynchronizableItemsLeaveAHiddenTombstone() async {
+        let engine = F.engine()
+        _ = await engine.add(F.password(["sync": .bool(true)]), client: F.one)
+        #expect(await engine.delete(F.query(["sync": .bool(true)]), client: F.one).status == .success)
+        #expect(await engine.copyMatching(F.query(["sync": .bool(true)]), client: F.one).status == .itemNotFound)
+        #expect(await engine.copyMatching(F.query(["sync": .bool(true), "tomb": .integer(1)]), client: F.one).status == .success)
+        #expect(await engine.add(F.password(["sync": .bool(true)]), client: F.one).status == .success, "a tombstone gives way to a new add")
+    }
+
+    @Test func aLockedDeviceRefusesClassAItems() async {
+        let engine = F.engine()
+        let locked = F.client([F.shared, F.appOne], locked: true)
+        #expect(await engine.add(F.password("a"), client: F.one).status == .success)
+        #expect(await engine.add(F.password("b", ["pdmn": .string("dk")]), client: F.one).status == .success)
+        #expect(await engine.add(F.password("c"), client: locked).status == .interactionNotAllowed)
+        #expect(await engine.add(F.password("a"), client: locked).status == .interactionNotAllowed, "even a duplicate")
+        #expect(await engine.add(F.password("d", ["pdmn": .string("ck")]), client: locked).status == .success)
+        #expect(await engine.copyMatching(F.query(["acct": .string("a"), "r_Data": .bool(true)]), client: locked).status == .interactionNotAllowed)
+        #expect(await engine.copyMatching(F.query(["acct": .string("b"), "r_Data": .bool(true)]), client: locked).status == .success)
+    }
+
+    @Test func passcodeOnlyItemsNeedAPasscode() async {
+        let engine = F.engine()
+        let noPasscode = F.client([F.appOne], passcode: false)
+        #expect(await engine.add(F.password(["pdmn": .string("akpu")]), client: noPasscode).status == .authFailed)
+        #expect(await engine.add(F.password(["pdmn": .string("akpu")]), client: F.one).status == .success)
+    }
+}
