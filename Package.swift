@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -88,6 +89,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// Keychain items at rest: SQLite through GRDB (WAL), sealed with per-keychain AES-GCM keys.
+        .target(
+            name: "KeychainStore",
+            dependencies: [
+                "KeychainItems",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Services/KeychainStore",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
 
         .executableTarget(
@@ -147,6 +160,12 @@ let package = Package(
             name: "KeychainItemsTests",
             dependencies: ["AppIdentity", "KeychainItems"],
             path: "Tests/KeychainItemsTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeychainStoreTests",
+            dependencies: ["AppIdentity", "KeychainItems", "KeychainStore", "WorldTestSupport"],
+            path: "Tests/KeychainStoreTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -111,6 +111,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 
+    public static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
     /// The OSStatus a device reports for this failure (spec §2.9).
     public var status: SecStatus {
         switch code {

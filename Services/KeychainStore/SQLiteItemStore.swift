@@ -1,0 +1,97 @@
+public import Foundation
+import GRDB
+public import KeychainItems
+
+/// The daemon's item store: one SQLite database (WAL, `synchronous = FULL`) holding every device's
+/// keychain, with attributes and data sealed by AES-GCM under per-keychain keys kept outside it
+/// (``KeyVault``). Only the class, access group, sync and tombstone flags, and keyed digests of the
+/// primary key and of `acct`, `svce` and `srvr` are stored in the clear, so lookups stay indexed.
+public final class SQLiteItemStore: ItemStore {
+    /// Attributes with a lookup column: the ones queries name most.
+    static let indexed = ["acct", "svce", "srvr"]
+
+    let pool: DatabasePool
+    let vault: KeyVault
+
+    /// Opens (or creates) the store in `directory`: `keychain.sqlite` and `keys/`.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        vault = try KeyVault(directory: directory.appending(path: "keys"))
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: directory.appending(path: "keychain.sqlite").path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("items-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE items (
+                        id INTEGER PRIMARY KEY,
+                        keychain TEXT NOT NULL,
+                        class TEXT NOT NULL,
+                        uuid BLOB NOT NULL UNIQUE,
+                        agrp TEXT NOT NULL,
+                        sync INTEGER NOT NULL,
+                        tomb INTEGER NOT NULL,
+                        pk BLOB NOT NULL,
+                        acct BLOB,
+                        svce BLOB,
+                        srvr BLOB,
+                        attributes BLOB NOT NULL,
+                        data BLOB
+                    );
+                    CREATE UNIQUE INDEX items_primary_key ON items(keychain, class, pk);
+                    CREATE INDEX items_groups ON items(keychain, class, agrp, sync, tomb);
+                    CREATE INDEX items_acct ON items(keychain, class, acct);
+                    CREATE INDEX items_svce ON items(keychain, class, svce);
+                    CREATE INDEX items_srvr ON items(keychain, class, srvr);
+                    """
+            )
+        }
+        return migrator
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T {
+        let vault = self.vault
+        return try await pool.read { db in
+            try body(Session(db: db, vault: vault))
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (any ItemWriting) throws -> T) async throws -> T {
+        let vault = self.vault
+        return try await pool.write { db in
+            try body(Session(db: db, vault: vault))
+        }
+    }
+
+    /// Removes every item of `keychain` and forgets its keys.
+    public func erase(keychain: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM items WHERE keychain = ?", arguments: [keychain])
+        }
+        try vault.destroy(keychain)
+    }
+
+    /// Removes every item of every keychain (`kclab reset`); keys are kept.
+    public func eraseAll() async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM items")
+        }
+    }
+
+    /// How many live items each keychain holds.
+    public func counts() async throws -> [String: Int] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT keychain, COUNT(*) AS n FROM items WHERE tomb = 0 GROUP BY keychain")
+            var counts: [String: Int] = [:]
+            for row in rows { counts[row["keychain"]] = row["n"] }
+            return counts
+        }
+    }
+}
