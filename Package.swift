@@ -25,6 +25,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -98,6 +103,53 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Services/KeychainStore",
+            swiftSettings: strictSettings
+        ),
+
+        /// What every service shares: TLS identities from a built world, device identity from mutual
+        /// TLS, endpoint files, logging.
+        .target(
+            name: "ServiceSupport",
+            dependencies: [
+                "AppIdentity",
+                "WorldBuilder",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Services/ServiceSupport",
+            swiftSettings: strictSettings
+        ),
+        /// keychaind's API: device reports, app registration from signatures, the four SecItem calls.
+        .target(
+            name: "KeychainService",
+            dependencies: [
+                "AppIdentity",
+                "CMSSupport",
+                "KeychainItems",
+                "KeychainStore",
+                "ServiceSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Services/KeychainService",
+            exclude: ["openapi.yaml"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "keychaind",
+            dependencies: [
+                "KeychainService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                "ServiceSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/keychaind",
             swiftSettings: strictSettings
         ),
 

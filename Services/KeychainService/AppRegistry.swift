@@ -1,0 +1,69 @@
+import AppIdentity
+import CMSSupport
+import Crypto
+import Foundation
+import KeychainItems
+import Synchronization
+
+/// The apps each device has registered, verified by keychaind itself from their signatures.
+///
+/// A verification is cached by the SHA-256 of the signed files (and the device, since development
+/// profiles list devices) until the profile expires; a call naming an app its device did not
+/// register is refused.
+final class AppRegistry: Sendable {
+    struct Entry: Sendable {
+        let app: VerifiedApp
+        let reference: String
+    }
+
+    private let verifier: SignatureVerifier
+    private let now: @Sendable () -> Date
+    // The registry's state; every access goes through this Mutex.
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init(trust: TrustStore, now: @escaping @Sendable () -> Date) {
+        verifier = SignatureVerifier(trust: trust)
+        self.now = now
+    }
+
+    /// Verifies and records `registration` for `device`; the refusals when it is not valid.
+    func register(_ registration: KeychainAPI.AppRegistration, device: String) -> Result<Entry, SignatureFailure> {
+        let reference = Self.reference(registration)
+        if let entry = lookup(reference, device: device) { return .success(entry) }
+        let check = verifier.verify(SignedApp(profile: registration.profile, codeSignature: registration.codeSignature), device: device, at: now())
+        guard let verified = check.verified else {
+            return .failure(SignatureFailure(appID: check.appID?.rawValue, refusals: check.refusals))
+        }
+        let entry = Entry(app: verified, reference: reference)
+        entries.withLock { $0[Self.key(reference, device)] = entry }
+        return .success(entry)
+    }
+
+    /// The app `reference` names on `device`, while its profile is in date.
+    func lookup(_ reference: String, device: String) -> Entry? {
+        let key = Self.key(reference, device)
+        guard let entry = entries.withLock({ $0[key] }) else { return nil }
+        guard entry.app.profile.expirationDate > now() else {
+            entries.withLock { _ = $0.removeValue(forKey: key) }
+            return nil
+        }
+        return entry
+    }
+
+    static func reference(_ registration: KeychainAPI.AppRegistration) -> String {
+        var hasher = SHA256()
+        hasher.update(data: registration.profile)
+        hasher.update(data: registration.codeSignature)
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func key(_ reference: String, _ device: String) -> String {
+        device + "/" + reference
+    }
+}
+
+/// Why a registration was refused.
+struct SignatureFailure: Error {
+    let appID: String?
+    let refusals: [Refusal]
+}

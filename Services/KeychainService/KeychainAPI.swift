@@ -1,0 +1,104 @@
+public import AppIdentity
+public import Foundation
+public import KeychainItems
+
+/// The JSON bodies of keychaind's API (openapi.yaml beside this file is the contract).
+public enum KeychainAPI {
+    /// `PUT /v1/device`: what the device says about itself; it is trusted the way an OS kernel is.
+    public struct DeviceReport: Codable, Hashable, Sendable {
+        public var platform: Platform
+        public var osVersion: OSVersion
+        public var iCloudAccount: String?
+        public var hasPasscode: Bool
+        public var isLocked: Bool
+        public var unlockedSinceBoot: Bool
+
+        public init(platform: Platform, osVersion: OSVersion, iCloudAccount: String?, hasPasscode: Bool, isLocked: Bool, unlockedSinceBoot: Bool) {
+            self.platform = platform
+            self.osVersion = osVersion
+            self.iCloudAccount = iCloudAccount
+            self.hasPasscode = hasPasscode
+            self.isLocked = isLocked
+            self.unlockedSinceBoot = unlockedSinceBoot
+        }
+
+        var state: DeviceState {
+            DeviceState(platform: platform, osVersion: osVersion, hasPasscode: hasPasscode, isLocked: isLocked, unlockedSinceBoot: unlockedSinceBoot)
+        }
+    }
+
+    /// `POST /v1/apps`: an installed app's signed files, from which keychaind works out its identity.
+    public struct AppRegistration: Codable, Hashable, Sendable {
+        /// `embedded.mobileprovision`, DER (base64 in JSON).
+        public var profile: Data
+        /// `_CodeSignature/CodeSignature`, DER (base64 in JSON).
+        public var codeSignature: Data
+
+        public init(profile: Data, codeSignature: Data) {
+            self.profile = profile
+            self.codeSignature = codeSignature
+        }
+    }
+
+    /// The answer to a registration: the reference later calls name, and what the signature grants.
+    public struct RegisteredApp: Codable, Hashable, Sendable {
+        /// The SHA-256 of the signed files, hex: the app's reference in calls.
+        public var app: String
+        public var appID: String
+        public var teamID: String
+        /// In the order securityd holds them (token group rules applied).
+        public var accessGroups: [String]
+
+        public init(app: String, appID: String, teamID: String, accessGroups: [String]) {
+            self.app = app
+            self.appID = appID
+            self.teamID = teamID
+            self.accessGroups = accessGroups
+        }
+    }
+
+    /// `POST /v1/items/{call}`: one SecItem call made by a registered app.
+    public struct CallRequest: Codable, Hashable, Sendable {
+        /// The app's reference from its registration.
+        public var app: String
+        /// The query or attributes dictionary.
+        public var query: [String: SecValue]
+        /// `attributesToUpdate`, for `update` only.
+        public var attributesToUpdate: [String: SecValue]?
+
+        public init(app: String, query: [String: SecValue], attributesToUpdate: [String: SecValue]? = nil) {
+            self.app = app
+            self.query = query
+            self.attributesToUpdate = attributesToUpdate
+        }
+    }
+
+    /// The outcome of a call: the OSStatus, its name, the result and, for a refusal, the rule.
+    public struct CallResponse: Codable, Hashable, Sendable {
+        public var status: Int32
+        public var name: String
+        public var result: SecValue?
+        public var reason: String?
+
+        public init(_ result: SecItemResult) {
+            status = result.status.code
+            name = result.status.name
+            self.result = result.result
+            reason = result.reason
+        }
+    }
+
+    /// Any HTTP error's body.
+    public struct Problem: Codable, Hashable, Sendable, Error {
+        /// A stable code: `badRequest`, `notADevice`, `unknownDevice`, `unknownApp`, `refusedApp`.
+        public var error: String
+        public var message: String
+        public var reasons: [String]?
+
+        public init(error: String, message: String, reasons: [String]? = nil) {
+            self.error = error
+            self.message = message
+            self.reasons = reasons
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import AppIdentity
+public import Foundation
+public import Hummingbird
+import NIOCore
+import NIOSSL
+import X509
+
+/// The device at the other end of a mutual-TLS connection, read from its verified certificate.
+public struct DeviceIdentity: Hashable, Sendable {
+    /// The UDID, the certificate's common name.
+    public let udid: String
+    /// The world's name for the device, the certificate's organizational unit.
+    public let name: String
+
+    /// Reads a device certificate; `nil` unless it carries the device role marker and a UDID.
+    public init?(certificateDER: Data) {
+        guard let certificate = try? Certificate(der: certificateDER), CertificateRole.device.isMarked(in: certificate),
+            let name = certificate.subjectValue(.RDNAttributeType.organizationalUnitName)
+        else { return nil }
+        self.udid = certificate.commonName
+        self.name = name
+    }
+
+    /// The device of a request's connection. TLS already verified the chain to the world's root;
+    /// this adds the role check, so a team's certificate can never pass as a device.
+    public static func of(_ channel: any Channel) async -> DeviceIdentity? {
+        guard let certificate = try? await channel.nioSSL_peerCertificate().get(), let der = try? certificate.toDERBytes() else {
+            return nil
+        }
+        return DeviceIdentity(certificateDER: Data(der))
+    }
+}
+
+/// A request context that keeps the connection, so handlers can learn which device is calling.
+public struct DeviceRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The connection the request arrived on.
+    public let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+
+    /// Requests up to 4 MiB are decoded; larger ones get 413.
+    public var maxUploadSize: Int { 4 * 1024 * 1024 }
+}

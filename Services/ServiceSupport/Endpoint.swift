@@ -1,0 +1,28 @@
+public import Foundation
+
+/// Where a running service listens, written by the service once it is bound (so a port of 0 can be
+/// used) and read by the tools that start it.
+public struct Endpoint: Codable, Hashable, Sendable {
+    /// The base URL, such as `https://127.0.0.1:7701`.
+    public let url: String
+    /// The process ID.
+    public let pid: Int32
+
+    public init(url: String, pid: Int32) {
+        self.url = url
+        self.pid = pid
+    }
+
+    /// Writes the endpoint file atomically.
+    public func write(to file: URL) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: file, options: .atomic)
+    }
+
+    /// Reads an endpoint file.
+    public static func read(from file: URL) throws -> Endpoint {
+        try JSONDecoder().decode(Endpoint.self, from: Data(contentsOf: file))
+    }
+}

@@ -1,0 +1,41 @@
+public import Foundation
+public import NIOSSL
+import WorldBuilder
+
+/// TLS configurations built from a world's files (see `WorldLayout`): services present their
+/// certificate and demand a device certificate; devices present theirs and trust the web root.
+public enum TLSIdentities {
+    /// A service's server side: its certificate chain and key, and mutual TLS that accepts only
+    /// clients whose certificate chains to the world's root (devices, through the device CA).
+    /// A client without a certificate fails the handshake.
+    public static func server(world: URL, service: String) throws -> TLSConfiguration {
+        let layout = WorldLayout(root: world)
+        let chain = try NIOSSLCertificate.fromPEMFile(layout.url("services/\(service)/fullchain.pem").path)
+        let key = try NIOSSLPrivateKey(file: layout.url(WorldLayout.key(for: WorldLayout.serviceCertificate(service))).path, format: .pem)
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(layout.url(WorldLayout.rootCA).path))
+        configuration.certificateVerification = .noHostnameVerification
+        configuration.minimumTLSVersion = .tlsv12
+        return configuration
+    }
+
+    /// A device's client side: its certificate chain and key, trusting the world's web root for servers.
+    public static func deviceClient(world: URL, device: String) throws -> TLSConfiguration {
+        let layout = WorldLayout(root: world)
+        let chain = try NIOSSLCertificate.fromPEMFile(layout.url("devices/\(device)/device-chain.pem").path)
+        let key = try NIOSSLPrivateKey(file: layout.url(WorldLayout.key(for: WorldLayout.deviceCertificate(device))).path, format: .pem)
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateChain = chain.map { .certificate($0) }
+        configuration.privateKey = .privateKey(key)
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(layout.url(WorldLayout.webRootCA).path))
+        configuration.minimumTLSVersion = .tlsv12
+        return configuration
+    }
+
+    /// A client with no certificate of its own, trusting the world's web root (to show the refusal).
+    public static func anonymousClient(world: URL) throws -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(WorldLayout(root: world).url(WorldLayout.webRootCA).path))
+        return configuration
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import KeychainService
+import Logging
+
+/// keychaind: the keychain of every device in a KeychainLab world.
+@main
+struct Keychaind: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychaind",
+        abstract: "Serve the keychains of a KeychainLab world over HTTPS with mutual TLS.",
+        discussion: "Each flag may also be set in the environment: KEYCHAIND_WORLD, KEYCHAIND_STATE, KEYCHAIND_HOST, KEYCHAIND_PORT, LOG_LEVEL."
+    )
+
+    @Option(help: "The built world (kclab world build --out).")
+    var world = ProcessInfo.processInfo.environment["KEYCHAIND_WORLD"] ?? "state/world"
+
+    @Option(help: "The state folder: database, keys, endpoint.json.")
+    var state = ProcessInfo.processInfo.environment["KEYCHAIND_STATE"] ?? "state/keychaind"
+
+    @Option(help: "The address to listen on.")
+    var host = ProcessInfo.processInfo.environment["KEYCHAIND_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = Int(ProcessInfo.processInfo.environment["KEYCHAIND_PORT"] ?? "") ?? 7701
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "keychaind")
+        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let configuration = KeychainServer.Configuration(
+            world: URL(fileURLWithPath: world),
+            state: URL(fileURLWithPath: state),
+            host: host,
+            port: port
+        )
+        try await KeychainServer.application(configuration, logger: logger).runService()
+    }
+}
