@@ -86,10 +86,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// The values and statuses of the SecItem API, shared by services, devices and apps.
+        .target(
+            name: "KeychainTypes",
+            path: "Services/KeychainTypes",
+            swiftSettings: strictSettings
+        ),
         /// The SecItem semantics: query grammar, access-group rules, statuses and result shapes.
         .target(
             name: "KeychainItems",
-            dependencies: ["AppIdentity"],
+            dependencies: ["AppIdentity", "KeychainTypes"],
             path: "Services/KeychainItems",
             swiftSettings: strictSettings
         ),
@@ -99,6 +105,7 @@ let package = Package(
             name: "KeychainStore",
             dependencies: [
                 "KeychainItems",
+                "KeychainTypes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -131,6 +138,7 @@ let package = Package(
                 "CMSSupport",
                 "KeychainItems",
                 "KeychainStore",
+                "KeychainTypes",
                 "ServiceSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -210,13 +218,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainItemsTests",
-            dependencies: ["AppIdentity", "KeychainItems"],
+            dependencies: ["AppIdentity", "KeychainItems", "KeychainTypes"],
             path: "Tests/KeychainItemsTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "KeychainStoreTests",
-            dependencies: ["AppIdentity", "KeychainItems", "KeychainStore", "WorldTestSupport"],
+            dependencies: ["AppIdentity", "KeychainItems", "KeychainStore", "KeychainTypes", "WorldTestSupport"],
             path: "Tests/KeychainStoreTests",
             swiftSettings: strictSettings
         ),

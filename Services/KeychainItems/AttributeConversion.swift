@@ -1,3 +1,5 @@
+import KeychainTypes
+
 /// Converts a value given for an attribute to the attribute's kind, as securityd's `copyString`,
 /// `copyBlob`, `copyNumber` and friends do; a value that cannot be converted is `errSecParam`.
 enum AttributeConversion {

@@ -1,4 +1,5 @@
 public import AppIdentity
+import KeychainTypes
 
 /// Who is calling and on what device: what every SecItem call is decided against.
 public struct ClientContext: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTypes
 import Synchronization
 
 /// An item store in memory, for tests of the engine: the same rules as the SQLite store, no disk.

@@ -1,4 +1,5 @@
 import Foundation
+public import KeychainTypes
 
 /// A keychain item class: `kSecClass`'s value.
 public enum ItemClass: String, Hashable, Sendable, CaseIterable, Codable {

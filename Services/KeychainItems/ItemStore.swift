@@ -1,4 +1,5 @@
 public import Foundation
+public import KeychainTypes
 
 /// Where keychain items live. The engine decides what a SecItem call means; a store only finds,
 /// inserts, replaces and removes items, inside transactions.

@@ -1,4 +1,5 @@
 import Foundation
+public import KeychainTypes
 
 extension KeychainEngine {
     /// `SecItemAdd` (spec keychain.md §2.3).

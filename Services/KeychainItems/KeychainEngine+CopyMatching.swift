@@ -1,3 +1,5 @@
+public import KeychainTypes
+
 extension KeychainEngine {
     /// `SecItemCopyMatching` (spec keychain.md §2.4).
     public func copyMatching(_ dictionary: [String: SecValue], client: ClientContext) async -> SecItemResult {

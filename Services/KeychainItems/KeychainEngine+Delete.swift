@@ -1,4 +1,5 @@
 import Foundation
+public import KeychainTypes
 
 extension KeychainEngine {
     /// `SecItemDelete` (spec keychain.md §2.6): deletes every matching item in the caller's

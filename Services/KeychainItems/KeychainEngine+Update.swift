@@ -1,4 +1,5 @@
 import Foundation
+public import KeychainTypes
 
 extension KeychainEngine {
     /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups

@@ -1,4 +1,5 @@
 public import Foundation
+public import KeychainTypes
 
 /// A stored keychain item: its class, attributes, secret data and identity.
 public struct KeychainItem: Hashable, Sendable {

@@ -1,4 +1,5 @@
 public import Foundation
+public import KeychainTypes
 
 /// A SecItem dictionary after the grammar checks of spec keychain.md §2.2.
 public struct ParsedQuery: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+public import KeychainTypes
 
 /// The grammar of SecItem dictionaries (spec keychain.md §2.2, src SecDbQuery.c `query_applier`).
 public enum QueryParser {

@@ -1,5 +1,6 @@
 public import AppIdentity
 import Foundation
+public import KeychainTypes
 
 /// How CopyMatching and Add shape their result (spec keychain.md §2.3 step 9, §2.4 table).
 public enum ResultShape {

@@ -1,3 +1,5 @@
+public import KeychainTypes
+
 /// A SecItem call that ends with a non-zero status, and the rule that decided it.
 ///
 /// The reason is for logs and `kclab explain`; the caller of the C API sees only the status, as on

@@ -1,3 +1,5 @@
+public import KeychainTypes
+
 /// What a SecItem call returns: its status and, for CopyMatching and Add, its result.
 public struct SecItemResult: Hashable, Sendable {
     /// The OSStatus.

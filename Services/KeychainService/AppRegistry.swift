@@ -3,6 +3,7 @@ import CMSSupport
 import Crypto
 import Foundation
 import KeychainItems
+import KeychainTypes
 import Synchronization
 
 /// The apps each device has registered, verified by keychaind itself from their signatures.

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTypes
 import Synchronization
 
 /// What each device last reported about itself.

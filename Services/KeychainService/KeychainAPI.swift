@@ -1,6 +1,7 @@
 public import AppIdentity
 public import Foundation
 public import KeychainItems
+public import KeychainTypes
 
 /// The JSON bodies of keychaind's API (openapi.yaml beside this file is the contract).
 public enum KeychainAPI {

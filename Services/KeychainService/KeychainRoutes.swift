@@ -2,6 +2,7 @@ import AppIdentity
 import Foundation
 import Hummingbird
 import KeychainItems
+import KeychainTypes
 import Logging
 import NIOCore
 import ServiceSupport

@@ -4,6 +4,7 @@ public import Hummingbird
 import HummingbirdTLS
 import KeychainItems
 import KeychainStore
+import KeychainTypes
 public import Logging
 import NIOCore
 import ServiceSupport

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KeychainItems
+import KeychainTypes
 
 /// How one item becomes a row: sealed attributes and data, and keyed lookup digests.
 struct ItemSealing {

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import KeychainTypes
 import Synchronization
 
 /// The keys that seal each keychain's items, kept outside the database: one random 256-bit master

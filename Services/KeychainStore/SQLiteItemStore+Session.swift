@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KeychainItems
+import KeychainTypes
 
 extension SQLiteItemStore {
     /// One read or write transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainItems
+import KeychainTypes
 
 /// A compact, exact binary form of attribute dictionaries for sealing: a tag byte, then a
 /// big-endian length or fixed-size value. Dates keep every bit of their `Double`, so a date read

@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import KeychainItems
+import KeychainTypes
 import Testing
 
 /// Sharing and isolation by access group (spec keychain.md §1, seed 000).

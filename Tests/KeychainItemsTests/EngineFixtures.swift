@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import KeychainItems
+import KeychainTypes
 
 /// Clients and dictionaries for the engine's tests.
 enum Fixtures {

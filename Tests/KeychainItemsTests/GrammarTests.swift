@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import KeychainItems
+import KeychainTypes
 import Testing
 
 /// The dictionary grammar of spec keychain.md §2.2, status by status.

@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import KeychainItems
+import KeychainTypes
 import Testing
 
 /// Add, CopyMatching, Update and Delete: keys, defaults, shapes, atomicity (spec keychain.md §2.1–§2.6).

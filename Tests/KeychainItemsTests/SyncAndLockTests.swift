@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import KeychainItems
+import KeychainTypes
 import Testing
 
 /// Synchronizable items, tombstones and the locked device (spec keychain.md §3, §4).

@@ -2,6 +2,7 @@ import AppIdentity
 import Foundation
 import KeychainItems
 import KeychainStore
+import KeychainTypes
 import Testing
 import WorldTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainItems
 import KeychainStore
+import KeychainTypes
 import Testing
 import WorldTestSupport
 
