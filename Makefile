@@ -30,10 +30,10 @@ deps:
 	fi
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Services Tools Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Tools Tests
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Services Tools Tests
+	$(SWIFT) format --in-place --recursive Package.swift Services Devices Tools Tests
 
 # Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
 build:

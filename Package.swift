@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .executable(name: "kclab", targets: ["kclab"]),
         .library(name: "AppIdentity", targets: ["AppIdentity"]),
+        .library(name: "KeychainLabSecurity", targets: ["KeychainLabSecurity"]),
+        .library(name: "Security", targets: ["Security"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -29,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
@@ -130,11 +133,20 @@ let package = Package(
             path: "Services/ServiceSupport",
             swiftSettings: strictSettings
         ),
-        /// keychaind's API: device reports, app registration from signatures, the four SecItem calls.
+        /// keychaind's API types, shared by keychaind and devices; openapi.yaml is the contract.
+        .target(
+            name: "KeychainAPI",
+            dependencies: ["AppIdentity", "KeychainTypes"],
+            path: "Services/KeychainAPI",
+            exclude: ["openapi.yaml"],
+            swiftSettings: strictSettings
+        ),
+        /// keychaind's routes: device reports, app registration from signatures, the four SecItem calls.
         .target(
             name: "KeychainService",
             dependencies: [
                 "AppIdentity",
+                "KeychainAPI",
                 "CMSSupport",
                 "KeychainItems",
                 "KeychainStore",
@@ -145,7 +157,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Services/KeychainService",
-            exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -161,12 +172,80 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Devices
+
+        /// The messages between apps (or kclab) and their device, and a blocking line-socket client.
+        .target(
+            name: "DeviceProtocol",
+            dependencies: ["KeychainTypes"],
+            path: "Devices/DeviceProtocol",
+            swiftSettings: strictSettings
+        ),
+        /// Apple's SecItem API for apps, under KeychainLab's own module name.
+        .target(
+            name: "KeychainLabSecurity",
+            dependencies: ["DeviceProtocol", "KeychainTypes"],
+            path: "Devices/KeychainLabSecurity",
+            swiftSettings: strictSettings
+        ),
+        /// `import Security` on Linux: re-exports KeychainLabSecurity.
+        .target(
+            name: "Security",
+            dependencies: ["KeychainLabSecurity"],
+            path: "Devices/Security",
+            swiftSettings: strictSettings
+        ),
+        /// The device: installs verified bundles, launches apps, forwards their calls to keychaind.
+        .target(
+            name: "DeviceRuntime",
+            dependencies: [
+                "AppIdentity",
+                "CMSSupport",
+                "DeviceProtocol",
+                "KeychainAPI",
+                "KeychainTypes",
+                "ServiceSupport",
+                "WorldBuilder",
+                "WorldFile",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Devices/DeviceRuntime",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "device",
+            dependencies: [
+                "DeviceRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Devices/device",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
 
+        /// Running a world: keychaind and devices as background processes, and talking to them.
+        .target(
+            name: "LabControl",
+            dependencies: ["DeviceProtocol", "KeychainTypes", "WorldBuilder", "WorldFile"],
+            path: "Tools/LabControl",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "kclab",
             dependencies: [
                 "AppIdentity",
+                "DeviceProtocol",
+                "KeychainStore",
+                "KeychainTypes",
+                "LabControl",
                 "WorldFile",
                 "WorldBuilder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -36,7 +36,8 @@ public struct BundleVerifier: Sendable {
             teamID: check.teamID?.rawValue,
             accessGroups: check.verified?.accessGroups ?? [],
             associatedDomains: check.verified?.associatedDomains ?? [],
-            reasons: reasons
+            reasons: reasons,
+            entitlements: check.verified?.entitlements
         )
     }
 

@@ -13,17 +13,27 @@ public struct InstallVerdict: Hashable, Sendable, Codable {
     public var associatedDomains: [String]
     /// Every rule that failed; empty when valid.
     public var reasons: [Refusal]
+    /// The signed entitlements of a valid bundle (not part of the JSON form).
+    public var entitlements: Entitlements?
 
     /// Whether every rule passed.
     public var valid: Bool { reasons.isEmpty }
 
     /// A verdict from its parts.
-    public init(appID: String?, teamID: String?, accessGroups: [AccessGroup], associatedDomains: [String], reasons: [Refusal]) {
+    public init(
+        appID: String?,
+        teamID: String?,
+        accessGroups: [AccessGroup],
+        associatedDomains: [String],
+        reasons: [Refusal],
+        entitlements: Entitlements? = nil
+    ) {
         self.appID = appID
         self.teamID = teamID
         self.accessGroups = reasons.isEmpty ? accessGroups : []
         self.associatedDomains = reasons.isEmpty ? associatedDomains : []
         self.reasons = reasons
+        self.entitlements = reasons.isEmpty ? entitlements : nil
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -2,6 +2,7 @@ import AppIdentity
 import CMSSupport
 import Crypto
 import Foundation
+import KeychainAPI
 import KeychainItems
 import KeychainTypes
 import Synchronization

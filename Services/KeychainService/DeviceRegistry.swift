@@ -1,4 +1,5 @@
 import Foundation
+import KeychainAPI
 import KeychainTypes
 import Synchronization
 

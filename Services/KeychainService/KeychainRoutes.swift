@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import Hummingbird
+import KeychainAPI
 import KeychainItems
 import KeychainTypes
 import Logging
@@ -35,7 +36,7 @@ struct KeychainRoutes: Sendable {
             let registration = try await Self.decode(KeychainAPI.AppRegistration.self, request, context)
             switch self.apps.register(registration, device: device.udid) {
             case .success(let entry):
-                let state = self.devices.report(for: device.udid)?.state ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
+                let state = self.devices.report(for: device.udid).map(Self.state) ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
                 let client = self.client(entry, device: device.udid, state: state, account: nil)
                 return try Self.json(
                     KeychainAPI.RegisteredApp(
@@ -68,7 +69,7 @@ struct KeychainRoutes: Sendable {
             guard let entry = self.apps.lookup(body.app, device: device.udid) else {
                 throw Self.problem(.preconditionFailed, "unknownApp", "this device has not registered app \(body.app) (POST /v1/apps)")
             }
-            let client = self.client(entry, device: device.udid, state: report.state, account: report.iCloudAccount)
+            let client = self.client(entry, device: device.udid, state: Self.state(report), account: report.iCloudAccount)
             let result = await self.perform(call, body, client: client)
             context.logger.info(
                 "\(Self.names[call] ?? call)",
@@ -77,8 +78,18 @@ struct KeychainRoutes: Sendable {
                     "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
                 ]
             )
-            return try Self.json(KeychainAPI.CallResponse(result))
+            return try Self.json(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
         }
+    }
+
+    static func state(_ report: KeychainAPI.DeviceReport) -> DeviceState {
+        DeviceState(
+            platform: report.platform,
+            osVersion: report.osVersion,
+            hasPasscode: report.hasPasscode,
+            isLocked: report.isLocked,
+            unlockedSinceBoot: report.unlockedSinceBoot
+        )
     }
 
     static let names = ["add": "SecItemAdd", "copy-matching": "SecItemCopyMatching", "update": "SecItemUpdate", "delete": "SecItemDelete"]

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `kclab`: the one command-line tool of KeychainLab.
 @main
-struct Kclab: ParsableCommand {
+struct Kclab: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kclab",
         abstract: "Build and inspect KeychainLab worlds: teams, signed apps, devices and websites.",
@@ -10,6 +10,9 @@ struct Kclab: ParsableCommand {
             Start with `kclab demo`, or build a world of your own with `kclab world build` and check
             its bundles with `kclab bundle verify`. The world file format is in docs/world.md.
             """,
-        subcommands: [WorldCommand.self, BundleCommand.self, DemoCommand.self]
+        subcommands: [
+            WorldCommand.self, BundleCommand.self, UpCommand.self, DownCommand.self, StatusCommand.self, ResetCommand.self,
+            AppCommand.self, DemoCommand.self,
+        ]
     )
 }

@@ -1,9 +1,9 @@
 public import AppIdentity
 public import Foundation
-public import KeychainItems
 public import KeychainTypes
 
-/// The JSON bodies of keychaind's API (openapi.yaml beside this file is the contract).
+/// The JSON bodies of keychaind's API, shared by keychaind and the devices (openapi.yaml beside
+/// this file is the contract).
 public enum KeychainAPI {
     /// `PUT /v1/device`: what the device says about itself; it is trusted the way an OS kernel is.
     public struct DeviceReport: Codable, Hashable, Sendable {
@@ -21,10 +21,6 @@ public enum KeychainAPI {
             self.hasPasscode = hasPasscode
             self.isLocked = isLocked
             self.unlockedSinceBoot = unlockedSinceBoot
-        }
-
-        var state: DeviceState {
-            DeviceState(platform: platform, osVersion: osVersion, hasPasscode: hasPasscode, isLocked: isLocked, unlockedSinceBoot: unlockedSinceBoot)
         }
     }
 
@@ -81,11 +77,11 @@ public enum KeychainAPI {
         public var result: SecValue?
         public var reason: String?
 
-        public init(_ result: SecItemResult) {
-            status = result.status.code
-            name = result.status.name
-            self.result = result.result
-            reason = result.reason
+        public init(status: SecStatus, result: SecValue?, reason: String?) {
+            self.status = status.code
+            name = status.name
+            self.result = result
+            self.reason = reason
         }
     }
 

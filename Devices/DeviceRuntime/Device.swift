@@ -1,0 +1,133 @@
+import AppIdentity
+import DeviceProtocol
+import Foundation
+import KeychainAPI
+import KeychainTypes
+import Logging
+import NIOHTTP1
+import WorldFile
+
+/// A running device: its installed apps, its connection to keychaind, and the answers it gives
+/// apps and kclab. The device is trusted the way an OS kernel is: it knows which app is calling.
+actor Device {
+    struct App: Sendable {
+        let installed: Installer.Installed
+        var reference: String?
+        var info: AppInfo
+    }
+
+    let configuration: DeviceConfiguration
+    let declaration: WorldFile.Device
+    let keychain: KeychainClient
+    let logger: Logger
+    private var apps: [String: App]
+    private let refused: [String: [String]]
+    private let registration: [String: KeychainAPI.AppRegistration]
+
+    init(
+        configuration: DeviceConfiguration,
+        declaration: WorldFile.Device,
+        keychain: KeychainClient,
+        installed: [Installer.Installed],
+        refused: [String: [String]],
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.declaration = declaration
+        self.keychain = keychain
+        self.logger = logger
+        self.refused = refused
+        var apps: [String: App] = [:]
+        var registration: [String: KeychainAPI.AppRegistration] = [:]
+        for app in installed {
+            let info = AppInfo(
+                bundleID: app.bundleID,
+                appID: app.verdict.appID ?? "",
+                teamID: app.verdict.teamID ?? "",
+                accessGroups: app.verdict.accessGroups.map(\.rawValue),
+                getTaskAllow: app.getTaskAllow
+            )
+            apps[app.bundleID] = App(installed: app, reference: nil, info: info)
+            registration[app.bundleID] = KeychainAPI.AppRegistration(
+                profile: app.bundle.signed.profile,
+                codeSignature: app.bundle.signed.codeSignature
+            )
+        }
+        self.apps = apps
+        self.registration = registration
+    }
+
+    /// Reports the device's state to keychaind and registers every installed app.
+    func connect() async throws {
+        let report = KeychainAPI.DeviceReport(
+            platform: declaration.platform,
+            osVersion: declaration.osVersion,
+            iCloudAccount: declaration.iCloudAccount,
+            hasPasscode: declaration.passcode != nil,
+            isLocked: false,
+            unlockedSinceBoot: true
+        )
+        _ = try await keychain.send(.PUT, "/v1/device", report, as: [String: String].self)
+        for bundleID in apps.keys.sorted() {
+            try await register(bundleID)
+        }
+    }
+
+    private func register(_ bundleID: String) async throws {
+        guard let registration = registration[bundleID] else { return }
+        let registered = try await keychain.send(.POST, "/v1/apps", registration, as: KeychainAPI.RegisteredApp.self)
+        apps[bundleID]?.reference = registered.app
+        apps[bundleID]?.info.accessGroups = registered.accessGroups
+    }
+
+    /// The installed app with this bundle ID.
+    func app(_ bundleID: String) -> App? {
+        apps[bundleID]
+    }
+
+    /// What `kclab status` shows.
+    func status() -> DeviceStatus {
+        DeviceStatus(
+            id: declaration.id,
+            udid: declaration.udid,
+            platform: declaration.platform.rawValue,
+            osVersion: declaration.osVersion.description,
+            iCloudAccount: declaration.iCloudAccount,
+            isLocked: false,
+            keychaind: keychain.baseURL,
+            installed: apps.values.map(\.info).sorted { $0.bundleID < $1.bundleID },
+            refused: refused
+        )
+    }
+
+    /// A SecItem call made by `bundleID`.
+    func call(
+        _ operation: DeviceRequest.Operation,
+        as bundleID: String,
+        query: [String: SecValue],
+        attributesToUpdate: [String: SecValue]?
+    ) async -> DeviceResponse {
+        guard apps[bundleID] != nil else {
+            return .failure("\(bundleID) is not installed on \(declaration.id)")
+        }
+        let path = "/v1/items/\(operation.rawValue)"
+        for attempt in 0..<2 {
+            do {
+                if apps[bundleID]?.reference == nil { try await register(bundleID) }
+                guard let reference = apps[bundleID]?.reference else { break }
+                let request = KeychainAPI.CallRequest(app: reference, query: query, attributesToUpdate: attributesToUpdate)
+                let answer = try await keychain.send(.POST, path, request, as: KeychainAPI.CallResponse.self)
+                return .call(status: answer.status, name: answer.name, result: answer.result, reason: answer.reason)
+            } catch let failure as KeychainClient.Failure where failure.status == 412 || failure.status == 409 {
+                // keychaind restarted and forgot this device's apps: register again, once.
+                apps[bundleID]?.reference = nil
+                if attempt == 0, failure.status == 409 { try? await connect() }
+                continue
+            } catch {
+                logger.warning("keychaind is unreachable", metadata: ["error": "\(error)"])
+                break
+            }
+        }
+        return .call(status: -25291, name: "errSecNotAvailable", result: nil, reason: "keychaind cannot be reached")
+    }
+}

@@ -1,0 +1,37 @@
+public import Foundation
+
+/// How a device process runs.
+public struct DeviceConfiguration: Sendable {
+    /// The world file declaring the device.
+    public var worldFile: URL
+    /// The built world (trust roots, the device's certificate, the app bundles).
+    public var builtWorld: URL
+    /// The device's ID in the world.
+    public var id: String
+    /// The device's own folder: installed apps, sockets, logs of prompts.
+    public var state: URL
+    /// keychaind's endpoint file, written by keychaind when it is listening.
+    public var keychaindEndpoint: URL
+
+    public init(worldFile: URL, builtWorld: URL, id: String, state: URL, keychaindEndpoint: URL) {
+        self.worldFile = worldFile
+        self.builtWorld = builtWorld
+        self.id = id
+        self.state = state
+        self.keychaindEndpoint = keychaindEndpoint
+    }
+
+    /// The control socket kclab talks to.
+    public var controlSocket: URL { state.appending(path: "control.sock") }
+    /// Where installed apps are copied.
+    public var appsFolder: URL { state.appending(path: "apps") }
+    /// Where launched apps get their sockets.
+    public var runFolder: URL { state.appending(path: "run") }
+    /// Written once the device is ready: its status as JSON.
+    public var readyFile: URL { state.appending(path: "ready.json") }
+
+    /// The control socket of device `id` under a `kclab up` state folder.
+    public static func controlSocket(state: URL, device: String) -> URL {
+        state.appending(path: "devices/\(device)/control.sock")
+    }
+}

@@ -1,0 +1,90 @@
+import AppIdentity
+import CMSSupport
+import DeviceProtocol
+import Foundation
+public import Logging
+import ServiceSupport
+import WorldBuilder
+import WorldFile
+
+/// The device process: boots, installs its apps, connects to keychaind, and serves its control
+/// socket until cancelled.
+public enum DeviceRuntime {
+    /// Runs the device described by `configuration` until the task is cancelled.
+    public static func run(_ configuration: DeviceConfiguration, logger: Logger) async throws {
+        let world = try World.load(contentsOf: configuration.worldFile)
+        guard let declaration = world.device(configuration.id) else {
+            throw DeviceFailure("the world declares no device '\(configuration.id)'")
+        }
+        let layout = WorldLayout(root: configuration.builtWorld)
+        let trust = try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))
+        let installer = Installer(
+            verifier: BundleVerifier(trust: trust),
+            layout: layout,
+            destination: configuration.appsFolder,
+            udid: declaration.udid
+        )
+        let (installed, refused) = try installer.install(declaration.apps)
+        for (bundleID, reasons) in refused.sorted(by: { $0.key < $1.key }) {
+            logger.warning("app refused at install", metadata: ["app.bundle": "\(bundleID)", "app.reasons": "\(reasons)"])
+        }
+        logger.info("apps installed", metadata: ["device.id": "\(declaration.id)", "apps": "\(installed.map(\.bundleID))"])
+
+        let endpoint = try await waitForEndpoint(configuration.keychaindEndpoint)
+        let keychain = KeychainClient(
+            baseURL: endpoint.url,
+            tls: try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
+        )
+        let device = Device(
+            configuration: configuration,
+            declaration: declaration,
+            keychain: keychain,
+            installed: installed,
+            refused: refused,
+            logger: logger
+        )
+        try await connect(device, logger: logger)
+
+        let handler = RequestHandler(device: device, configuration: configuration, logger: logger)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                try await SocketServer.serve(path: configuration.controlSocket, logger: logger) { line in
+                    await handler.control(line)
+                }
+            }
+            let status = await device.status()
+            try JSONEncoder().encode(status).write(to: configuration.readyFile, options: .atomic)
+            logger.info("device ready", metadata: ["device.id": "\(declaration.id)", "socket": "\(configuration.controlSocket.path)"])
+        }
+        await keychain.shutdown()
+    }
+
+    /// keychaind writes its endpoint file once listening; wait for it (30 seconds at most).
+    static func waitForEndpoint(_ file: URL) async throws -> Endpoint {
+        for _ in 0..<300 {
+            if let endpoint = try? Endpoint.read(from: file) { return endpoint }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw DeviceFailure("keychaind did not start: no \(file.path)")
+    }
+
+    private static func connect(_ device: Device, logger: Logger) async throws {
+        var lastError: (any Error)?
+        for _ in 0..<100 {
+            do {
+                try await device.connect()
+                return
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        throw DeviceFailure("cannot reach keychaind: \(lastError.map { "\($0)" } ?? "unknown")")
+    }
+}
+
+/// A device that cannot start.
+public struct DeviceFailure: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

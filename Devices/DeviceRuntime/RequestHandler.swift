@@ -1,0 +1,118 @@
+import AppIdentity
+import DeviceProtocol
+import Foundation
+import Logging
+
+/// Answers the device's sockets: the control socket (kclab, acting as any installed app) and each
+/// launched app's own socket (acting as that app only).
+struct RequestHandler: Sendable {
+    let device: Device
+    let configuration: DeviceConfiguration
+    let logger: Logger
+
+    private static let calls: Set<DeviceRequest.Operation> = [.add, .copyMatching, .update, .delete]
+
+    /// A line from the control socket.
+    func control(_ line: Data) async -> Data {
+        guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
+            return Self.encode(.failure("the request is not a valid JSON object with an 'op'"))
+        }
+        switch request.operation {
+        case .status:
+            var response = DeviceResponse()
+            response.device = await device.status()
+            return Self.encode(response)
+        case .info, .add, .copyMatching, .update, .delete, .run, .exec:
+            guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
+            return await answer(request, as: bundleID)
+        }
+    }
+
+    /// A line from the socket of a process launched as `bundleID`.
+    func app(_ line: Data, bundleID: String) async -> Data {
+        guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
+            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))
+        }
+        guard Self.calls.contains(request.operation) || request.operation == .info else {
+            return Self.encode(.failure("an app may make SecItem calls and ask for its info, nothing else"))
+        }
+        return await answer(request, as: bundleID)
+    }
+
+    private func answer(_ request: DeviceRequest, as bundleID: String) async -> Data {
+        guard let app = await device.app(bundleID) else {
+            return Self.encode(.failure("\(bundleID) is not installed on \(configuration.id)"))
+        }
+        switch request.operation {
+        case .info:
+            var response = DeviceResponse()
+            response.app = app.info
+            return Self.encode(response)
+        case .run:
+            return Self.encode(await launch(app, executable: app.installed.bundle.executableURL, arguments: request.arguments ?? []))
+        case .exec:
+            guard app.info.getTaskAllow else {
+                return Self.encode(.failure("\(bundleID) is not signed with get-task-allow: only development builds can be run as another program"))
+            }
+            guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
+            return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
+        case .status:
+            return Self.encode(.failure("status is a control request"))
+        case .add, .copyMatching, .update, .delete:
+            let response = await device.call(
+                request.operation,
+                as: bundleID,
+                query: request.query ?? [:],
+                attributesToUpdate: request.attributesToUpdate
+            )
+            return Self.encode(response)
+        }
+    }
+
+    /// Launches a process as `app` with a socket of its own, and waits for it.
+    private func launch(_ app: Device.App, executable: URL, arguments: [String]) async -> DeviceResponse {
+        let socket = configuration.runFolder.appending(path: "\(UUID().uuidString.prefix(8)).sock")
+        let bundleID = app.info.bundleID
+        let handler = self
+        let server = Task {
+            try await SocketServer.serve(path: socket, logger: logger) { line in await handler.app(line, bundleID: bundleID) }
+        }
+        defer { server.cancel() }
+        // The socket exists once bound; give the server a moment before the app connects.
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket.path) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        logger.info("launching", metadata: ["app.bundle": "\(bundleID)", "program": "\(executable.path)"])
+        do {
+            let (status, output) = try await AppLauncher.run(
+                executable: executable,
+                arguments: arguments,
+                socket: socket,
+                bundleID: bundleID,
+                device: configuration.id,
+                directory: app.installed.bundle.url
+            )
+            var response = DeviceResponse()
+            response.exitCode = status
+            response.output = output
+            return response
+        } catch {
+            return .failure("cannot launch \(executable.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A program named without a path is looked up on PATH, as a shell would.
+    private static func resolve(_ command: String) -> URL {
+        if command.contains("/") { return URL(fileURLWithPath: command) }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appending(path: command)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(fileURLWithPath: command)
+    }
+
+    static func encode(_ response: DeviceResponse) -> Data {
+        (try? JSONEncoder().encode(response)) ?? Data(#"{"error":"the answer could not be encoded"}"#.utf8)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import DeviceRuntime
+import Foundation
+import Logging
+
+/// device: one fake Apple device of a KeychainLab world.
+@main
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Run one device of a KeychainLab world: install its apps, serve them, talk to keychaind.",
+        discussion: "kclab up starts one per device; LOG_LEVEL sets the log level."
+    )
+
+    @Option(help: "The world file.")
+    var world: String
+
+    @Option(help: "The built world (kclab world build --out).")
+    var built: String
+
+    @Option(help: "The device's ID in the world.")
+    var id: String
+
+    @Option(help: "The device's state folder.")
+    var state: String
+
+    @Option(help: "keychaind's endpoint file.")
+    var keychaind: String
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "device.\(id)")
+        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let configuration = DeviceConfiguration(
+            worldFile: URL(fileURLWithPath: world),
+            builtWorld: URL(fileURLWithPath: built),
+            id: id,
+            state: URL(fileURLWithPath: state),
+            keychaindEndpoint: URL(fileURLWithPath: keychaind)
+        )
+        let run = Task { try await DeviceRuntime.run(configuration, logger: logger) }
+        // SIGTERM and SIGINT end the device cleanly: its sockets are removed.
+        let signals = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { run.cancel() }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in signals { source.cancel() }
+        }
+        do {
+            try await run.value
+        } catch is CancellationError {
+            logger.info("device stopped")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+public import Foundation
+
+/// The JSON form people write keychain queries in (`kclab app call`, docs, demos): Apple's constant
+/// strings as keys and values; `v_Data`, `v_PersistentRef` and `gena` as base64 strings; dates as
+/// ISO 8601 strings. `{"$data": …}` and `{"$date": …}` are accepted anywhere too.
+public enum ConventionalJSON {
+    /// Keys whose string values are base64 data.
+    public static let dataKeys: Set<String> = ["v_Data", "v_PersistentRef", "gena"]
+    /// Keys whose string values are dates.
+    public static let dateKeys: Set<String> = ["cdat", "mdat", "sdat", "edat"]
+
+    /// Reads a JSON object into a SecItem dictionary; errors name the key.
+    public static func dictionary(from data: Data) throws -> [String: SecValue] {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw ConventionalJSONError("not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw ConventionalJSONError("expected a JSON object such as {\"class\": \"genp\", \"acct\": \"alice\"}")
+        }
+        var result: [String: SecValue] = [:]
+        for (key, value) in dictionary {
+            result[key] = try convert(value, key: key)
+        }
+        return result
+    }
+
+    private static func convert(_ value: Any, key: String) throws -> SecValue {
+        switch value {
+        case let text as String:
+            if dataKeys.contains(key) {
+                guard let data = Data(base64Encoded: text) else { throw ConventionalJSONError("\(key): '\(text)' is not base64") }
+                return .data(data)
+            }
+            if dateKeys.contains(key) {
+                guard let date = SecValue.parseDate(text) else { throw ConventionalJSONError("\(key): '\(text)' is not an ISO 8601 date") }
+                return .date(date)
+            }
+            return .string(text)
+        case let number as NSNumber:
+            if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
+            if number.doubleValue.rounded() == number.doubleValue, abs(number.doubleValue) < 9e18 { return .integer(number.int64Value) }
+            return .double(number.doubleValue)
+        case let array as [Any]:
+            return .array(try array.map { try convert($0, key: key) })
+        case let nested as [String: Any]:
+            if nested.count == 1, let base64 = nested["$data"] as? String {
+                guard let data = Data(base64Encoded: base64) else { throw ConventionalJSONError("\(key): $data is not base64") }
+                return .data(data)
+            }
+            if nested.count == 1, let text = nested["$date"] as? String {
+                guard let date = SecValue.parseDate(text) else { throw ConventionalJSONError("\(key): $date is not an ISO 8601 date") }
+                return .date(date)
+            }
+            var entries: [String: SecValue] = [:]
+            for (name, element) in nested { entries[name] = try convert(element, key: name) }
+            return .dictionary(entries)
+        case is NSNull:
+            throw ConventionalJSONError("\(key): null is not a keychain value")
+        default:
+            throw ConventionalJSONError("\(key): unsupported value")
+        }
+    }
+
+    /// A result as conventional JSON: data as base64, dates as ISO 8601.
+    public static func object(_ value: SecValue) -> Any {
+        switch value {
+        case .string(let text): text
+        case .data(let data): data.base64EncodedString()
+        case .integer(let number): number
+        case .double(let number): number
+        case .bool(let flag): flag
+        case .date(let date): SecValue.formatDate(date)
+        case .array(let elements): elements.map(object)
+        case .dictionary(let entries): entries.mapValues(object)
+        }
+    }
+}
+
+/// A query that is not conventional JSON.
+public struct ConventionalJSONError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

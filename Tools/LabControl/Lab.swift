@@ -1,0 +1,100 @@
+public import DeviceProtocol
+public import Foundation
+import WorldBuilder
+import WorldFile
+
+/// `kclab up` and `kclab down`: a world's keychaind and devices as background processes.
+public enum Lab {
+    /// What `up` started.
+    public struct Summary: Sendable {
+        public var keychaind: String
+        public var devices: [DeviceStatus]
+    }
+
+    /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
+    public static func up(world file: URL, state: LabState) async throws -> Summary {
+        if let record = LabRecord.read(state), record.processes.contains(where: { LabProcesses.isAlive($0.pid) }) {
+            throw LabFailure("a lab is already running in \(state.root.path); run kclab down --state \(state.root.path) first")
+        }
+        let world = try World.load(contentsOf: file)
+        _ = try WorldBuilder(world: world, output: state.builtWorld).build()
+        try? FileManager.default.removeItem(at: state.keychaindEndpoint)
+        var record = LabRecord(worldFile: file.path, processes: [])
+        do {
+            let keychaind = try LabProcesses.start(
+                "keychaind",
+                ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0"],
+                log: state.log("keychaind")
+            )
+            record.processes.append(.init(name: "keychaind", pid: keychaind))
+            try record.write(state)
+            try await LabProcesses.waitFor(state.keychaindEndpoint, process: keychaind, name: "keychaind", log: state.log("keychaind"))
+            for device in world.devices {
+                try? FileManager.default.removeItem(at: state.readyFile(device.id))
+                let pid = try LabProcesses.start(
+                    "device",
+                    [
+                        "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
+                        "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
+                    ],
+                    log: state.log("device-\(device.id)")
+                )
+                record.processes.append(.init(name: "device \(device.id)", pid: pid))
+                try record.write(state)
+            }
+            for (device, process) in zip(world.devices, record.processes.dropFirst()) {
+                try await LabProcesses.waitFor(
+                    state.readyFile(device.id),
+                    process: process.pid,
+                    name: "device \(device.id)",
+                    log: state.log("device-\(device.id)")
+                )
+            }
+        } catch {
+            for process in record.processes.reversed() { await LabProcesses.stop(process.pid) }
+            throw error
+        }
+        var devices: [DeviceStatus] = []
+        for device in world.devices {
+            devices.append(try DeviceClient(state: state, device: device.id).status())
+        }
+        let endpoint = (try? Data(contentsOf: state.keychaindEndpoint)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices)
+    }
+
+    /// Stops every process `up` started: devices first, then keychaind.
+    public static func down(state: LabState) async -> [String] {
+        guard let record = LabRecord.read(state) else { return [] }
+        var stopped: [String] = []
+        for process in record.processes.reversed() where LabProcesses.isAlive(process.pid) {
+            await LabProcesses.stop(process.pid)
+            stopped.append(process.name)
+        }
+        try? FileManager.default.removeItem(at: state.labFile)
+        return stopped
+    }
+}
+
+/// kclab's connection to one device's control socket.
+public struct DeviceClient {
+    private let socket: LineSocket
+
+    public init(state: LabState, device: String) throws {
+        let path = state.controlSocket(device)
+        guard FileManager.default.fileExists(atPath: path.path) else {
+            throw LabFailure("device \(device) is not running in \(state.root.path) (no \(path.path)); start it with kclab up")
+        }
+        socket = try LineSocket(path: path.path)
+    }
+
+    /// Sends a request and returns the device's answer.
+    public func send(_ request: DeviceRequest) throws -> DeviceResponse {
+        try socket.exchange(request, as: DeviceResponse.self)
+    }
+
+    /// The device's status.
+    public func status() throws -> DeviceStatus {
+        guard let status = try send(DeviceRequest(.status)).device else { throw LabFailure("the device gave no status") }
+        return status
+    }
+}

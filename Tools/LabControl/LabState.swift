@@ -1,0 +1,64 @@
+public import Foundation
+
+/// The folder `kclab up` runs a world in, and where each part of it lives.
+///
+/// ```
+/// STATE/
+///   lab.json                 the world file, and the processes started (pids)
+///   world/                   the built world
+///   keychaind/               keychaind's database, keys and endpoint.json
+///   devices/ID/              each device: installed apps, control.sock, ready.json
+///   logs/NAME.log            each process's output
+/// ```
+public struct LabState: Sendable {
+    /// The state folder.
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    public var labFile: URL { root.appending(path: "lab.json") }
+    public var builtWorld: URL { root.appending(path: "world") }
+    public var keychaind: URL { root.appending(path: "keychaind") }
+    public var keychaindEndpoint: URL { keychaind.appending(path: "endpoint.json") }
+    public var logs: URL { root.appending(path: "logs") }
+
+    public func device(_ id: String) -> URL { root.appending(path: "devices/\(id)") }
+    public func controlSocket(_ id: String) -> URL { device(id).appending(path: "control.sock") }
+    public func readyFile(_ id: String) -> URL { device(id).appending(path: "ready.json") }
+    public func log(_ name: String) -> URL { logs.appending(path: "\(name).log") }
+}
+
+/// What `kclab up` started, so that `down` and `status` find it.
+public struct LabRecord: Codable, Sendable {
+    public struct Process: Codable, Sendable {
+        public var name: String
+        public var pid: Int32
+        public init(name: String, pid: Int32) {
+            self.name = name
+            self.pid = pid
+        }
+    }
+
+    /// The world file, absolute.
+    public var worldFile: String
+    /// keychaind first, then the devices.
+    public var processes: [Process]
+
+    public init(worldFile: String, processes: [Process]) {
+        self.worldFile = worldFile
+        self.processes = processes
+    }
+
+    public static func read(_ state: LabState) -> LabRecord? {
+        guard let data = try? Data(contentsOf: state.labFile) else { return nil }
+        return try? JSONDecoder().decode(LabRecord.self, from: data)
+    }
+
+    public func write(_ state: LabState) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: state.labFile, options: .atomic)
+    }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+
+/// `kclab app …`: act as an installed app.
+struct AppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app",
+        abstract: "Make SecItem calls as an app, run an app, or run a program as an app.",
+        subcommands: [Call.self, Run.self, Exec.self]
+    )
+
+    struct Target: ParsableArguments {
+        @Option(help: "The state folder of kclab up.")
+        var state = "state"
+
+        @Option(help: "The device's ID.")
+        var device: String
+
+        @Option(help: "The app's bundle ID.")
+        var app: String
+
+        func client() throws -> DeviceClient {
+            do {
+                return try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
+            } catch {
+                throw fail("\(error)", code: 2)
+            }
+        }
+    }
+}
+
+extension AppCommand {
+    /// `kclab app call … add|copy|update|delete JSON [JSON]`
+    struct Call: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make one SecItem call as the app and print {\"status\", \"name\", \"result\"}.",
+            discussion: """
+                Keys and values are Apple's constant strings ("class": "genp", "acct", "r_Data": true,
+                "m_Limit": "m_LimitAll"); v_Data, gena and v_PersistentRef are base64; dates are ISO 8601.
+                update takes the query and then attributesToUpdate. The exit status is 0 whenever the
+                call was made, whatever its OSStatus.
+                """
+        )
+
+        enum Operation: String, ExpressibleByArgument, CaseIterable {
+            case add, copy, update, delete
+            case copyMatching = "copy-matching"
+        }
+
+        @OptionGroup var target: Target
+
+        @Argument(help: "add, copy, update or delete.")
+        var operation: Operation
+
+        @Argument(help: "The query (for add: the attributes), as JSON.")
+        var query: String
+
+        @Argument(help: "For update: attributesToUpdate, as JSON.")
+        var attributesToUpdate: String?
+
+        func validate() throws {
+            if operation == .update, attributesToUpdate == nil {
+                throw ValidationError("update needs two JSON objects: the query and attributesToUpdate")
+            }
+            if operation != .update, attributesToUpdate != nil {
+                throw ValidationError("only update takes a second JSON object")
+            }
+        }
+
+        func run() throws {
+            let parsedQuery: [String: SecValue]
+            let parsedChanges: [String: SecValue]?
+            do {
+                parsedQuery = try ConventionalJSON.dictionary(from: Data(query.utf8))
+                parsedChanges = try attributesToUpdate.map { try ConventionalJSON.dictionary(from: Data($0.utf8)) }
+            } catch {
+                throw fail("\(error)", code: 2)
+            }
+            let kind: DeviceRequest.Operation =
+                switch operation {
+                case .add: .add
+                case .copy, .copyMatching: .copyMatching
+                case .update: .update
+                case .delete: .delete
+                }
+            let response = try target.client().send(
+                DeviceRequest(kind, app: target.app, query: parsedQuery, attributesToUpdate: parsedChanges)
+            )
+            if let error = response.error { throw fail(error) }
+            var fields: [(String, any Encodable)] = [("status", response.status ?? 0), ("name", response.name ?? "")]
+            fields.append(("result", AnyJSON(response.result.map(ConventionalJSON.object))))
+            if let reason = response.reason { fields.append(("reason", reason)) }
+            say(try JSONOutput.object(fields))
+        }
+    }
+
+    /// `kclab app run … -- ARGS`
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Launch the app on its device with arguments, print its output, exit with its status."
+        )
+
+        @OptionGroup var target: Target
+
+        @Argument(parsing: .postTerminator, help: "The app's arguments, after --.")
+        var arguments: [String] = []
+
+        func run() throws {
+            try launch(target, DeviceRequest(.run, app: target.app, arguments: arguments))
+        }
+    }
+
+    /// `kclab app exec … -- COMMAND…`
+    struct Exec: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run any program as the app (apps signed with get-task-allow only), print its output, exit with its status.",
+            discussion: "Use it to run a keychain wrapper's own test suite against KeychainLab."
+        )
+
+        @OptionGroup var target: Target
+
+        @Argument(parsing: .postTerminator, help: "The program and its arguments, after --.")
+        var command: [String] = []
+
+        func validate() throws {
+            if command.isEmpty { throw ValidationError("give the program to run after --") }
+        }
+
+        func run() throws {
+            try launch(target, DeviceRequest(.exec, app: target.app, arguments: command))
+        }
+    }
+}
+
+private func launch(_ target: AppCommand.Target, _ request: DeviceRequest) throws {
+    let response = try target.client().send(request)
+    if let error = response.error { throw fail(error) }
+    if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
+    let status = response.exitCode ?? 1
+    if status != 0 { throw ExitCode(status) }
+}
+
+/// Any JSON value, for printing results of any shape.
+struct AnyJSON: Encodable {
+    let value: Any?
+
+    init(_ value: Any?) {
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch value {
+        case nil: try container.encodeNil()
+        case let text as String: try container.encode(text)
+        case let flag as Bool: try container.encode(flag)
+        case let number as Int64: try container.encode(number)
+        case let number as Double: try container.encode(number)
+        case let array as [Any]: try container.encode(array.map(AnyJSON.init))
+        case let dictionary as [String: Any]: try container.encode(dictionary.mapValues(AnyJSON.init))
+        default: try container.encode("\(value!)")
+        }
+    }
+}
