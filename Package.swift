@@ -229,6 +229,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// An app that makes any SecItem call given as JSON, through the Security module.
+        .executableTarget(
+            name: "keychainlab-app",
+            dependencies: ["Security"],
+            path: "Devices/Apps/ScriptableApp",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
 
         /// Running a world: keychaind and devices as background processes, and talking to them.
@@ -305,6 +313,21 @@ let package = Package(
             name: "KeychainStoreTests",
             dependencies: ["AppIdentity", "KeychainItems", "KeychainStore", "KeychainTypes", "WorldTestSupport"],
             path: "Tests/KeychainStoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "DeviceProtocol",
+                "KeychainTypes",
+                "LabControl",
+                "WorldTestSupport",
+                "keychaind",
+                "device",
+                "kclab",
+                "keychainlab-app",
+            ],
+            path: "Tests/Integration",
             swiftSettings: strictSettings
         ),
         .testTarget(

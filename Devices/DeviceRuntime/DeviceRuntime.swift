@@ -35,6 +35,24 @@ public enum DeviceRuntime {
             baseURL: endpoint.url,
             tls: try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
         )
+        do {
+            try await serve(configuration, declaration, keychain, installed, refused, logger)
+        } catch {
+            // The HTTP client must be closed whatever ends the device, cancellation included.
+            await keychain.shutdown()
+            throw error
+        }
+        await keychain.shutdown()
+    }
+
+    private static func serve(
+        _ configuration: DeviceConfiguration,
+        _ declaration: WorldFile.Device,
+        _ keychain: KeychainClient,
+        _ installed: [Installer.Installed],
+        _ refused: [String: [String]],
+        _ logger: Logger
+    ) async throws {
         let device = Device(
             configuration: configuration,
             declaration: declaration,
@@ -56,7 +74,6 @@ public enum DeviceRuntime {
             try JSONEncoder().encode(status).write(to: configuration.readyFile, options: .atomic)
             logger.info("device ready", metadata: ["device.id": "\(declaration.id)", "socket": "\(configuration.controlSocket.path)"])
         }
-        await keychain.shutdown()
     }
 
     /// keychaind writes its endpoint file once listening; wait for it (30 seconds at most).

@@ -19,8 +19,11 @@ final class KeychainClient: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
+    /// Closes the client's connections; done in a task of its own so that it completes even when
+    /// the caller was cancelled (an HTTP client must not be dropped unclosed).
     func shutdown() async {
-        try? await client.shutdown()
+        let client = self.client
+        await Task { try? await client.shutdown() }.value
     }
 
     struct Failure: Error, CustomStringConvertible {

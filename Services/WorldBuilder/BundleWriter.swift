@@ -10,6 +10,7 @@ struct BundleWriter {
     let app: App
     let profile: Data
     let signer: Identity
+    let programs: URL?
 
     /// The file name of the executable: the app's name without spaces or punctuation.
     var executableName: String {
@@ -61,8 +62,18 @@ struct BundleWriter {
         ])
     }
 
-    /// The world's executable, or a small script that says which app it stands for.
+    /// The world's executable or program, or a small script that says which app it stands for.
     private func executableBytes() throws(BuildError) -> Data {
+        if let program = app.program {
+            guard let programs else {
+                throw BuildError(.io, "\(app.bundleID) names the program \(program), but no program folder was given")
+            }
+            do {
+                return try Data(contentsOf: programs.appending(path: program))
+            } catch {
+                throw BuildError(.io, "\(app.bundleID) names the program \(program), which is not in \(programs.path): build it with swift build")
+            }
+        }
         if let url = app.executable {
             do {
                 return try Data(contentsOf: url)

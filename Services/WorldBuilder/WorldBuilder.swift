@@ -12,12 +12,15 @@ public struct WorldBuilder: Sendable {
     public let layout: WorldLayout
     /// The time certificates and profiles are issued at.
     public let now: Date
+    /// Where the programs apps name with `program:` are found (KeychainLab's build products).
+    public let programs: URL?
 
     /// A builder writing `world` into `output`.
-    public init(world: World, output: URL, now: Date = Date()) {
+    public init(world: World, output: URL, now: Date = Date(), programs: URL? = nil) {
         self.world = world
         self.layout = WorldLayout(root: output)
         self.now = now
+        self.programs = programs
     }
 
     /// Writes every artifact whose inputs changed, and removes those the world no longer has.
@@ -53,7 +56,7 @@ public struct WorldBuilder: Sendable {
             }
             let profileSigner = app.tampering.contains(.untrustedProfile) ? untrusted?.profileSigner ?? trust.profileSigner : trust.profileSigner
             let profile = try writeProfile(app, team: team, listing: listed, signedBy: profileSigner, store: &store)
-            try BundleWriter(app: app, profile: profile, signer: signer).write(&store)
+            try BundleWriter(app: app, profile: profile, signer: signer, programs: programs).write(&store)
         }
         for device in world.devices {
             let subject = TrustHierarchy.name(device.udid, unit: device.id, organization: "KeychainLab Devices")

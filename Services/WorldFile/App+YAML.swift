@@ -4,7 +4,7 @@ import Foundation
 extension App {
     static let keys = [
         "bundleID", "name", "team", "bundleSeedID", "platform", "appID", "profile", "entitlements",
-        "executable", "signedBy", "tamper",
+        "executable", "program", "signedBy", "tamper",
     ]
 
     init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
@@ -22,12 +22,25 @@ extension App {
             appIDKind: try mapping.optional("appID").map { value throws(WorldError) in try value.choice(AppIDKind.self) } ?? .explicit,
             profile: try mapping.optional("profile").map { value throws(WorldError) in try ProfileSpec(yaml: value) } ?? ProfileSpec(),
             executable: try mapping.optional("executable").map { value throws(WorldError) in context.resolve(try value.string()) },
+            program: try mapping.optional("program").map { value throws(WorldError) in try Self.program(value) },
             signedBy: try mapping.optional("signedBy")?.parse { text throws(IdentityError) in try TeamID(text) },
             tampering: Set(try mapping.optional("tamper")?.sequence().map { value throws(WorldError) in try value.choice(Tampering.self) } ?? [])
         )
+        if mapping.optional("executable") != nil, let program = mapping.optional("program") {
+            throw program.error(.malformedValue, "give 'executable' (a file) or 'program' (a KeychainLab app), not both")
+        }
         if let declared = mapping.optional("entitlements") {
             entitlements = try Self.entitlements(declared, variables: buildVariables)
         }
+    }
+
+    /// A program name: a file name, no folders.
+    private static func program(_ value: YAMLValue) throws(WorldError) -> String {
+        let name = try value.string()
+        guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
+            throw value.error(.malformedValue, "'\(name)' is not a program name (such as keychainlab-app)")
+        }
+        return name
     }
 
     /// Reads entitlements as written in an `.entitlements` file and expands Xcode's build variables.

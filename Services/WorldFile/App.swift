@@ -19,9 +19,12 @@ public struct App: Hashable, Sendable {
     public var profile: ProfileSpec
     /// The entitlements as written in its `.entitlements` file, build variables already expanded.
     public var entitlements: Entitlements
-    /// A file to ship as the executable, resolved against the world file's folder; `nil` for a
-    /// small placeholder program.
+    /// A file to ship as the executable, resolved against the world file's folder.
     public var executable: URL?
+    /// A program built with KeychainLab (`Devices/Apps`) to ship as the executable, such as
+    /// `keychainlab-app`; found beside kclab when the world is built. With neither this nor
+    /// ``executable``, the app gets a small placeholder script.
+    public var program: String?
     /// Signs the code with this other team's certificate instead of its own team's, to show the refusal.
     public var signedBy: TeamID?
     /// Deliberate damage, for refusal tests and demos.
@@ -38,6 +41,7 @@ public struct App: Hashable, Sendable {
         profile: ProfileSpec = ProfileSpec(),
         entitlements: Entitlements = Entitlements(),
         executable: URL? = nil,
+        program: String? = nil,
         signedBy: TeamID? = nil,
         tampering: Set<Tampering> = []
     ) {
@@ -50,6 +54,7 @@ public struct App: Hashable, Sendable {
         self.profile = profile
         self.entitlements = entitlements
         self.executable = executable
+        self.program = program
         self.signedBy = signedBy
         self.tampering = tampering
     }

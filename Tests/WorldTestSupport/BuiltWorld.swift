@@ -40,7 +40,7 @@ public func withBuiltWorld<T>(_ yaml: String = TestWorlds.refusals, _ body: (Bui
         try Data(yaml.utf8).write(to: file)
         let world = try World.load(contentsOf: file)
         let output = folder.appending(path: "out")
-        _ = try WorldBuilder(world: world, output: output).build()
+        _ = try WorldBuilder(world: world, output: output, programs: productsDirectory).build()
         return try await body(BuiltWorld(world: world, layout: WorldLayout(root: output), file: file))
     }
 }

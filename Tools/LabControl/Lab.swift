@@ -17,7 +17,7 @@ public enum Lab {
             throw LabFailure("a lab is already running in \(state.root.path); run kclab down --state \(state.root.path) first")
         }
         let world = try World.load(contentsOf: file)
-        _ = try WorldBuilder(world: world, output: state.builtWorld).build()
+        _ = try WorldBuilder(world: world, output: state.builtWorld, programs: LabProcesses.binaries).build()
         try? FileManager.default.removeItem(at: state.keychaindEndpoint)
         var record = LabRecord(worldFile: file.path, processes: [])
         do {

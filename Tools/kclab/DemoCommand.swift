@@ -2,6 +2,7 @@ import AppIdentity
 import ArgumentParser
 import CMSSupport
 import Foundation
+import LabControl
 import WorldBuilder
 import WorldFile
 
@@ -23,7 +24,7 @@ struct DemoCommand: ParsableCommand {
         let report: BuildReport
         do {
             loaded = try World.load(contentsOf: URL(fileURLWithPath: world))
-            report = try WorldBuilder(world: loaded, output: URL(fileURLWithPath: out)).build()
+            report = try WorldBuilder(world: loaded, output: URL(fileURLWithPath: out), programs: LabProcesses.binaries).build()
         } catch let error as WorldError {
             throw fail(error.description)
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LabControl
 import WorldBuilder
 import WorldFile
 
@@ -38,7 +39,7 @@ extension WorldCommand {
             }
             let report: BuildReport
             do {
-                report = try WorldBuilder(world: loaded, output: URL(fileURLWithPath: out)).build()
+                report = try WorldBuilder(world: loaded, output: URL(fileURLWithPath: out), programs: LabProcesses.binaries).build()
             } catch {
                 throw fail(error.description)
             }

@@ -1,0 +1,63 @@
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+import WorldTestSupport
+
+/// A running lab (keychaind and devices, real processes) for one test, always stopped afterwards.
+struct RunningLab {
+    let state: LabState
+    let summary: Lab.Summary
+
+    /// A SecItem call made as `app` on `device` through the device's control socket.
+    func call(
+        _ operation: DeviceRequest.Operation,
+        on device: String,
+        as app: String,
+        _ query: [String: SecValue],
+        changes: [String: SecValue]? = nil
+    ) throws
+        -> DeviceResponse
+    {
+        try DeviceClient(state: state, device: device).send(DeviceRequest(operation, app: app, query: query, attributesToUpdate: changes))
+    }
+
+    /// The status of a call, for short assertions.
+    func status(_ operation: DeviceRequest.Operation, on device: String, as app: String, _ query: [String: SecValue]) throws -> Int32? {
+        try call(operation, on: device, as: app, query).status
+    }
+
+    /// Runs `kclab` against this lab.
+    func kclab(_ arguments: [String]) throws -> ProgramResult {
+        try run(WorldTestSupport.kclab, arguments + ["--state", state.root.path])
+    }
+
+    func device(_ id: String) -> DeviceStatus? {
+        summary.devices.first { $0.id == id }
+    }
+}
+
+/// Starts the world `yaml` in a fresh folder, runs `body`, and stops every process it started.
+func withLab<T>(_ yaml: String, _ body: (RunningLab) async throws -> T) async throws -> T {
+    try await withTemporaryDirectory { folder in
+        let file = folder.appending(path: "world.yaml")
+        try Data(yaml.utf8).write(to: file)
+        let state = LabState(root: folder.appending(path: "state"))
+        do {
+            let summary = try await Lab.up(world: file, state: state)
+            let result = try await body(RunningLab(state: state, summary: summary))
+            _ = await Lab.down(state: state)
+            return result
+        } catch {
+            _ = await Lab.down(state: state)
+            throw error
+        }
+    }
+}
+
+extension SecValue {
+    var dictionaryEntries: [String: SecValue]? {
+        if case .dictionary(let entries) = self { return entries }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+import Testing
+
+/// Seed 000's sharing, end to end: real keychaind and device processes, apps verified at install.
+@Suite(.serialized) struct SharingTests {
+    typealias W = IntegrationWorlds
+
+    static let token: [String: SecValue] = [
+        "class": .string("genp"), "svce": .string("token"), "acct": .string("alice"), "v_Data": .data(Data("t0ken".utf8)),
+    ]
+
+    @Test func appsShareThroughKeychainAndAppGroupsAndNobodyElseSees() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            // App One adds without a group: the first of its groups, the shared keychain group.
+            let added = try lab.call(.add, on: W.phone, as: "com.example.AppOne", Self.token.merging(["r_Attributes": .bool(true)]) { $1 })
+            #expect(added.status == 0)
+            #expect(added.result?.dictionaryEntries?["agrp"] == .string("ABCDE12345.com.example.SharedItems"))
+            #expect(
+                try lab.status(
+                    .add,
+                    on: W.phone,
+                    as: "com.example.AppOne",
+                    ["class": .string("genp"), "acct": .string("suite"), "agrp": .string("group.com.example.AppSuite")]
+                ) == 0
+            )
+            #expect(
+                try lab.status(
+                    .add,
+                    on: W.phone,
+                    as: "com.example.AppOne",
+                    ["class": .string("genp"), "acct": .string("private"), "agrp": .string("ABCDE12345.com.example.AppOne")]
+                ) == 0
+            )
+
+            let read = try lab.call(
+                .copyMatching,
+                on: W.phone,
+                as: "com.example.AppTwo",
+                ["class": .string("genp"), "svce": .string("token"), "r_Data": .bool(true)]
+            )
+            #expect(read.status == 0)
+            #expect(read.result == .data(Data("t0ken".utf8)))
+            #expect(
+                try lab.status(.copyMatching, on: W.phone, as: "com.example.AppTwo", ["class": .string("genp"), "acct": .string("private")]) == -25300
+            )
+            #expect(
+                try lab.status(.copyMatching, on: W.phone, as: "com.example.AppOne.Suite", ["class": .string("genp"), "acct": .string("suite")]) == 0
+            )
+            #expect(
+                try lab.status(.copyMatching, on: W.phone, as: "com.example.AppOne.Suite", ["class": .string("genp"), "acct": .string("alice")])
+                    == -25300
+            )
+
+            // The other team: its "com.example.SharedItems" carries its own prefix, so it is another group.
+            #expect(try lab.status(.copyMatching, on: W.phone, as: "com.other.Snooper", ["class": .string("genp")]) == -25300)
+            let named = try lab.call(
+                .copyMatching,
+                on: W.phone,
+                as: "com.other.Snooper",
+                ["class": .string("genp"), "agrp": .string("ABCDE12345.com.example.SharedItems")]
+            )
+            #expect(named.status == -34018)
+            #expect(named.name == "errSecMissingEntitlement")
+            #expect(
+                try lab.status(
+                    .add,
+                    on: W.phone,
+                    as: "com.other.Snooper",
+                    Self.token.merging(["agrp": .string("ABCDE12345.com.example.SharedItems")]) { $1 }
+                ) == -34018
+            )
+        }
+    }
+
+    @Test func theDevicesVersionDecidesTheForeignGroupStatus() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let query: [String: SecValue] = ["class": .string("genp"), "agrp": .string("ABCDE12345.com.example.SharedItems")]
+            let fromOldPad = try lab.status(.copyMatching, on: W.oldPad, as: "com.other.Snooper", query)
+            #expect(fromOldPad == -25300, "iOS 12: nothing matches")
+            let fromPhone = try lab.status(.copyMatching, on: W.phone, as: "com.other.Snooper", query)
+            #expect(fromPhone == -34018, "iOS 13 and later: refused")
+        }
+    }
+
+    @Test func eachDeviceHasItsOwnKeychainAndSynchronizableItemsFollowTheAccount() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", Self.token) == 0)
+            #expect(try lab.status(.copyMatching, on: W.oldPad, as: "com.example.AppOne", ["class": .string("genp")]) == -25300)
+            var synced = Self.token
+            synced["sync"] = .bool(true)
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", synced) == 0)
+            #expect(try lab.status(.copyMatching, on: W.oldPad, as: "com.example.AppOne", ["class": .string("genp"), "sync": .bool(true)]) == 0)
+        }
+    }
+
+    @Test func macOSDevicesStripMatchKeysAndAddTheTokenGroup() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", Self.token) == 0)
+            #expect(try lab.status(.delete, on: W.mac, as: "com.example.MacApp", ["class": .string("genp"), "m_Limit": .string("m_LimitAll")]) == 0)
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", Self.token) == 0)
+            #expect(
+                try lab.status(.delete, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "m_Limit": .string("m_LimitAll")]) == -50
+            )
+            let info = try DeviceClient(state: lab.state, device: W.mac).send(DeviceRequest(.info, app: "com.example.MacApp"))
+            #expect(info.app?.accessGroups == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.MacApp", "com.apple.token"])
+        }
+    }
+}
