@@ -12,8 +12,8 @@ BIN := .build/debug
 .PHONY: demo test deps lint format build clean
 
 demo: deps
-	$(SWIFT) build --product kclab
-	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --out .demo/world
+	$(SWIFT) build
+	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --state .demo
 
 test: deps lint build
 	$(SWIFT) test --skip-build

@@ -237,6 +237,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// The seeds' code, unchanged: seed 000's add and query, seed 001's KeyChainAccessGroupHelper.
+        /// It draws the same warning Apple's compiler gives it (an implicitly unwrapped CFBoolean
+        /// coerced to Any); warnings are suppressed here alone, so the rest of the build stays strict.
+        .target(
+            name: "SeedSnippets",
+            dependencies: ["Security"],
+            path: "Devices/Apps/SeedSnippets",
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-suppress-warnings"])]
+        ),
+        /// The program the demo world's apps run: the seeds' stories, one subcommand each.
+        .executableTarget(
+            name: "demo-app",
+            dependencies: ["Security", "SeedSnippets"],
+            path: "Devices/Apps/DemoApp",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
 
         /// Running a world: keychaind and devices as background processes, and talking to them.
@@ -332,7 +349,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KclabTests",
-            dependencies: ["kclab", "WorldTestSupport"],
+            dependencies: ["kclab", "keychaind", "device", "demo-app", "LabControl", "WorldTestSupport"],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings
         ),

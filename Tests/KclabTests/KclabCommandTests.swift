@@ -1,4 +1,5 @@
 import Foundation
+import LabControl
 import Testing
 import WorldTestSupport
 
@@ -91,18 +92,28 @@ import WorldTestSupport
         }
     }
 
-    @Test func demoPrintsEveryAppWithItsGroupsInOrder() async throws {
+    @Test func demoPlaysTheSeedsStories() async throws {
         try await withTemporaryDirectory { folder in
-            let result = try run(kclab, ["demo", "--world", Self.repository.appending(path: "Tools/worlds/demo.yaml").path, "--out", folder.path])
+            let result = try run(kclab, ["demo", "--world", Self.repository.appending(path: "Tools/worlds/demo.yaml").path, "--state", folder.path])
             #expect(result.status == 0, "\(result.stderr)")
-            let lines = result.stdout.split(separator: "\n").map(String.init)
-            let appOne = try #require(lines.firstIndex { $0.contains("App One [com.example.AppOne]") })
-            #expect(lines[appOne + 2].hasSuffix("1. ABCDE12345.com.example.SharedItems   (default for SecItemAdd)"))
-            #expect(lines[appOne + 3].hasSuffix("2. ABCDE12345.com.example.AppOne"))
-            #expect(lines[appOne + 4].hasSuffix("3. group.com.example.AppSuite"))
-            #expect(result.stdout.contains("1. ABC1234DEF.amazingAppFamily"))
-            #expect(result.stdout.contains("associated domains: webcredentials:example.com"))
-            #expect(result.stdout.contains("REFUSED at install"))
+            let output = result.stdout
+            #expect(
+                output.contains("com.example.AppOne: ABCDE12345.com.example.SharedItems, ABCDE12345.com.example.AppOne, group.com.example.AppSuite")
+            )
+            #expect(output.contains("com.useyourloaf.amazingApp1: ABC1234DEF.amazingAppFamily, ABC1234DEF.com.useyourloaf.amazingApp1"))
+            #expect(output.contains("com.other.Thief: REFUSED at install: entitlement-not-allowed"))
+            #expect(output.contains("com.example.AppTwo read the token: s3cret-token"))
+            #expect(output.contains("com.example.AppTwo could not find the private item"))
+            #expect(output.contains("com.example.AppOne.Suite read the suite data: suite-settings"))
+            #expect(
+                output.contains("[iphone-alice] com.other.Snooper may not read ABCDE12345.com.example.SharedItems: errSecMissingEntitlement (-34018)")
+            )
+            #expect(output.contains("[ipad-alice] com.other.Snooper could not find the token in ABCDE12345.com.example.SharedItems"))
+            #expect(output.contains("KeyChainAccessGroupHelper: prefix BNCDNG2016, default group BNCDNG2016.com.bencoding.awesome-group"))
+            #expect(output.contains("com.useyourloaf.amazingApp2 read the family item: family-secret"))
+            #expect(output.contains("SecItemAdd -> -34018, SecItemCopyMatching -> -34018"))
+            #expect(output.contains("The demo world is down again."))
+            #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }
     }
 }

@@ -1,66 +1,65 @@
-import AppIdentity
 import ArgumentParser
-import CMSSupport
+import DeviceProtocol
 import Foundation
 import LabControl
-import WorldBuilder
-import WorldFile
 
-/// `kclab demo`: builds the demo world and shows what each app's signature lets it do.
-struct DemoCommand: ParsableCommand {
+/// `kclab demo`: brings the demo world up, plays the seeds' stories, and brings it down.
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Build the demo world and print each app's access groups and associated domains."
+        abstract: "Bring the demo world up, play the seeds' sharing stories with an explanation of each, and bring it down."
     )
 
-    @Option(name: .long, help: "The world file.")
+    @Option(help: "The world file.")
     var world = "Tools/worlds/demo.yaml"
 
-    @Option(name: .long, help: "The folder to build into.")
-    var out = ".demo/world"
+    @Option(help: "The state folder.")
+    var state = ".demo"
 
-    func run() throws {
-        let loaded: World
-        let report: BuildReport
+    func run() async throws {
+        let lab = LabState(root: URL(fileURLWithPath: state))
+        _ = await Lab.down(state: lab)
+        // A demo starts from an empty keychain.
+        try? FileManager.default.removeItem(at: lab.keychaind)
+        let summary: Lab.Summary
         do {
-            loaded = try World.load(contentsOf: URL(fileURLWithPath: world))
-            report = try WorldBuilder(world: loaded, output: URL(fileURLWithPath: out), programs: LabProcesses.binaries).build()
-        } catch let error as WorldError {
-            throw fail(error.description)
+            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab)
         } catch {
             throw fail("\(error)")
         }
-        say("KeychainLab demo world '\(loaded.name)', built in \(out) (\(report.written.count) files written, \(report.unchanged) unchanged)")
-        say("Each app's access groups come from its verified signature, in Apple's order:")
-        say("keychain-access-groups, then the application identifier, then application groups.")
-        let layout = WorldLayout(root: report.output)
-        let verifier = BundleVerifier(trust: try TrustAnchors.load(layout.trustDirectory.path))
-        for team in loaded.teams {
-            say()
-            say("Team \(team.id) (\(team.name))")
-            for app in loaded.apps where app.team == team.id {
-                let verdict = verifier.verify(bundleAt: layout.url(WorldLayout.bundle(app.bundleID)))
-                say("  \(app.name) [\(app.bundleID)]")
-                guard verdict.valid else {
-                    say("    REFUSED at install:")
-                    for reason in verdict.reasons { say("      - \(reason)") }
-                    continue
-                }
-                say("    app ID:            \(verdict.appID ?? "?")")
-                for (index, group) in verdict.accessGroups.enumerated() {
-                    let label = index == 0 ? "access groups:" : ""
-                    let note = index == 0 ? "   (default for SecItemAdd)" : ""
-                    say("    \(label.padding(toLength: 18, withPad: " ", startingAt: 0)) \(index + 1). \(group)\(note)")
-                }
-                if !verdict.associatedDomains.isEmpty {
-                    say("    associated domains: \(verdict.associatedDomains.joined(separator: ", "))")
-                }
+        defer { say("(the lab keeps its logs in \(lab.logs.path))") }
+        do {
+            try play(summary, lab)
+        } catch {
+            _ = await Lab.down(state: lab)
+            throw fail("\(error)")
+        }
+        _ = await Lab.down(state: lab)
+        say("\nThe demo world is down again.")
+    }
+
+    private func play(_ summary: Lab.Summary, _ lab: LabState) throws {
+        say("KeychainLab: keychaind at \(summary.keychaind), \(summary.devices.count) devices.")
+        say("Every app's access groups come from its verified signature, in Apple's order:")
+        say("keychain-access-groups, then the application identifier, then application groups.\n")
+        for device in summary.devices {
+            say("\(device.id) (\(device.platform) \(device.osVersion), iCloud \(device.iCloudAccount ?? "none"))")
+            for app in device.installed {
+                say("  \(app.bundleID): \(app.accessGroups.joined(separator: ", "))")
+            }
+            for (bundleID, reasons) in device.refused.sorted(by: { $0.key < $1.key }) {
+                say("  \(bundleID): REFUSED at install: \(reasons.joined(separator: "; "))")
             }
         }
-        say()
-        say("Devices:")
-        for device in loaded.devices {
-            say("  \(device.id): \(device.platform) \(device.osVersion), iCloud \(device.iCloudAccount ?? "none"), \(device.apps.count) apps")
+        for (number, story) in DemoStory.seeds.enumerated() {
+            say("\n\(number + 1). \(story.title)")
+            for step in story.steps {
+                let client = try DeviceClient(state: lab, device: step.device)
+                let response = try client.send(DeviceRequest(.run, app: step.app, arguments: step.arguments))
+                let output = (response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                say("   [\(step.device)] \(output.replacingOccurrences(of: "\n", with: "\n   "))")
+            }
+            say("   Why: " + story.explanation.replacingOccurrences(of: "\n", with: "\n        "))
         }
     }
 }

@@ -6,6 +6,7 @@ import Security
 /// keychainlab-app`) and drive it with `kclab app run … -- add '{"class": "genp", …}'`.
 ///
 ///     keychainlab-app add JSON | copy JSON | update QUERY CHANGES | delete JSON | message STATUS
+///     keychainlab-app groups | stress THREADS ROUNDS
 @main
 enum ScriptableApp {
     static func main() {
@@ -16,6 +17,16 @@ enum ScriptableApp {
         if command == "message", arguments.count == 2, let status = Int32(arguments[1]) {
             print(SecCopyErrorMessageString(status, nil).map { String(describing: $0) } ?? "unknown status")
             return
+        }
+        if command == "groups" {
+            print(Keychain.entitledAccessGroups.joined(separator: "\n"))
+            return
+        }
+        if command == "stress", arguments.count == 3, let threads = Int(arguments[1]), let rounds = Int(arguments[2]) {
+            let failures = Stress.run(threads: threads, rounds: rounds)
+            print("stress: \(threads * rounds) rounds, \(failures.count) failures")
+            for failure in failures.prefix(5) { print(failure) }
+            exit(failures.isEmpty ? 0 : 1)
         }
         let dictionaries = arguments.dropFirst().map { text -> NSDictionary in
             guard let dictionary = Conversion.dictionary(text) else { fail("not a JSON object: \(text)") }

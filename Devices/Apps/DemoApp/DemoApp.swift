@@ -1,0 +1,90 @@
+import Foundation
+import Security
+import SeedSnippets
+
+/// demo-app: the program the demo world's apps run; each story is a subcommand, and what it may
+/// touch comes from the signature of the app it runs as.
+///
+///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite
+///              save-private VALUE | read-private | snoop TEAM-GROUP
+///              discover-team | family-write VALUE | family-read | seed000 | groups
+@main
+enum DemoApp {
+    static let service = "com.example.token"
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let app = ProcessInfo.processInfo.environment["KEYCHAINLAB_APP"] ?? "this app"
+        do {
+            try run(arguments, app: app)
+        } catch let error as KeychainError {
+            print("\(app): \(error)")
+            exit(1)
+        } catch {
+            print("\(app): \(error)")
+            exit(1)
+        }
+    }
+
+    static func run(_ arguments: [String], app: String) throws {
+        let keychain = Keychain(service: service)
+        switch (arguments.first, arguments.count) {
+        case ("groups", 1):
+            print("\(app) belongs to: \(Keychain.entitledAccessGroups.joined(separator: ", "))")
+            print("its default group is \(Keychain.defaultAccessGroup ?? "none")")
+        case ("save-token", 2):
+            try keychain.set(arguments[1], for: "alice")
+            print("\(app) saved the token in its default group, \(Keychain.defaultAccessGroup ?? "?")")
+        case ("read-token", 1):
+            report(app, "the token", try keychain.string(for: "alice"))
+        case ("save-suite", 2):
+            try keychain.accessGroup(try .appGroup("com.example.AppSuite")).set(arguments[1], for: "suite")
+            print("\(app) saved suite data in group.com.example.AppSuite")
+        case ("read-suite", 1):
+            report(app, "the suite data", try keychain.string(for: "suite"))
+        case ("save-private", 2):
+            let own = Keychain.entitledAccessGroups.first { !$0.hasPrefix("group.") && $0.hasSuffix(app) } ?? ""
+            try keychain.accessGroup(try AccessGroupIdentifier(raw: own)).set(arguments[1], for: "private")
+            print("\(app) saved a private item in its own group, \(own)")
+        case ("read-private", 1):
+            report(app, "the private item", try keychain.string(for: "private"))
+        case ("snoop", 2):
+            do throws(KeychainError) {
+                report(
+                    app,
+                    "the token in \(arguments[1])",
+                    try keychain.accessGroup(try AccessGroupIdentifier(raw: arguments[1])).string(for: "alice")
+                )
+            } catch {
+                print("\(app) may not read \(arguments[1]): \(error.name) (\(error.status))")
+            }
+        case ("discover-team", 1):
+            guard let info = KeyChainAccessGroupHelper.getAccessGroupInfo() else {
+                print("\(app): the helper found no access group")
+                exit(1)
+            }
+            print("KeyChainAccessGroupHelper: prefix \(info.prefix), default group \(info.rawValue)")
+            let shared = keychain.accessGroup(try .keychainGroup(prefix: info.prefix, name: "com.bencoding.awesome-group"))
+            try shared.set("github-token", for: "alice")
+            print("\(app) then saved into \(info.prefix).com.bencoding.awesome-group without a magic string")
+        case ("family-write", 2):
+            let prefix = String((Keychain.defaultAccessGroup ?? "").prefix(10))
+            try keychain.accessGroup(try .keychainGroup(prefix: prefix, name: "amazingAppFamily")).set(arguments[1], for: "family")
+            print("\(app) saved into \(prefix).amazingAppFamily")
+        case ("family-read", 1):
+            report(app, "the family item", try keychain.string(for: "family"))
+        case ("seed000", 1):
+            let result = Seed000.run(service: "seed000", username: "alice", password: Data("pw".utf8))
+            print("seed 000's snippet, unchanged: SecItemAdd -> \(result.addStatus), SecItemCopyMatching -> \(result.readStatus)")
+        default:
+            print(
+                "usage: demo-app groups|save-token V|read-token|save-suite V|read-suite|save-private V|read-private|snoop GROUP|discover-team|family-write V|family-read|seed000"
+            )
+            exit(2)
+        }
+    }
+
+    static func report(_ app: String, _ what: String, _ value: String?) {
+        print(value.map { "\(app) read \(what): \($0)" } ?? "\(app) could not find \(what) (errSecItemNotFound)")
+    }
+}
