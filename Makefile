@@ -5,8 +5,8 @@
 
 SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
-# use), SQLite for the stores, pkg-config to find them.
-APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config
+# use), SQLite for the stores, pkg-config to find them, curl for the transport tests.
+APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl
 BIN := .build/debug
 
 .PHONY: demo test deps lint format build clean
