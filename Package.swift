@@ -189,9 +189,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         /// `import Security` on Linux: re-exports KeychainLabSecurity.
+        ///
+        /// A module named Security makes `#if canImport(Security)` true for every module compiled
+        /// after it in this build (spec security-module.md §4.3, pitfall 7), and swift-certificates'
+        /// X509 then takes its Apple branch and fails. Depending on X509 makes the build compile X509
+        /// first, while Security does not exist yet; X509 is the only dependency that asks.
         .target(
             name: "Security",
-            dependencies: ["KeychainLabSecurity"],
+            dependencies: ["KeychainLabSecurity", .product(name: "X509", package: "swift-certificates")],
             path: "Devices/Security",
             swiftSettings: strictSettings
         ),
