@@ -1,7 +1,8 @@
 # KeychainLab: the two commands the README starts with, and the steps behind them.
 #
-#   make demo    build the demo world and show what each app's signature lets it do
+#   make demo    bring the demo world up, play the seeds' stories, bring it down
 #   make test    install what is missing, lint, build without warnings, run every test
+#   make bench   measure keychaind (release build) and gnome-keyring; see docs/benchmarks.md
 
 SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
@@ -9,7 +10,10 @@ SWIFT ?= swift
 APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl
 BIN := .build/debug
 
-.PHONY: demo test deps lint format build clean
+# The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
+BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
+
+.PHONY: demo test bench deps lint format build clean
 
 demo: deps
 	$(SWIFT) build
@@ -17,6 +21,11 @@ demo: deps
 
 test: deps lint build
 	$(SWIFT) test --skip-build
+
+bench: deps
+	@$(MAKE) --no-print-directory APT_PACKAGES="$(BENCH_PACKAGES)" deps
+	$(SWIFT) build -c release
+	.build/release/keychain-bench --state .bench
 
 # Installs only what is missing, with sudo when not root.
 deps:
@@ -30,14 +39,14 @@ deps:
 	fi
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Tools Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Tools Tests Benchmarks
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Services Devices Tools Tests
+	$(SWIFT) format --in-place --recursive Package.swift Services Devices Tools Tests Benchmarks
 
 # Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
 build:
 	$(SWIFT) build --build-tests
 
 clean:
-	rm -rf .build .demo
+	rm -rf .build .demo .bench

@@ -292,6 +292,29 @@ let package = Package(
             path: "Tests/WorldTestSupport",
             swiftSettings: strictSettings
         ),
+        // MARK: Benchmarks
+
+        .executableTarget(
+            name: "keychain-bench",
+            dependencies: [
+                "AppIdentity",
+                "KeychainItems",
+                "KeychainStore",
+                "DeviceProtocol",
+                "KeychainAPI",
+                "KeychainTypes",
+                "LabControl",
+                "ServiceSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Benchmarks/KeychainBench",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(
             name: "CMSSupportTests",
             dependencies: ["CMSSupport", "WorldTestSupport"],

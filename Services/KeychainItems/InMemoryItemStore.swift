@@ -14,7 +14,7 @@ public final class InMemoryItemStore: ItemStore {
         return try body(Transaction(items: snapshot))
     }
 
-    public func write<T: Sendable>(_ body: @Sendable (any ItemWriting) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any ItemWriting) throws -> T) async throws -> T {
         try items.withLock { stored in
             let transaction = Transaction(items: stored)
             let result = try body(transaction)

@@ -9,8 +9,9 @@ public import KeychainTypes
 public protocol ItemStore: Sendable {
     /// Runs `body` with a consistent view of the items.
     func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T
-    /// Runs `body` in one transaction; if it throws, nothing it did is kept.
-    func write<T: Sendable>(_ body: @Sendable (any ItemWriting) throws -> T) async throws -> T
+    /// Runs `body` in one transaction; if it throws, nothing it did is kept. The body may run on
+    /// another task (the SQLite store commits concurrent writers together), hence `@escaping`.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ItemWriting) throws -> T) async throws -> T
 }
 
 /// Finding items.

@@ -46,7 +46,8 @@ extension SQLiteItemStore {
             if !residual, let limit = filter.limit { sql += " LIMIT \(limit)" }
 
             var items: [KeychainItem] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            // The same few query shapes recur, so their prepared statements are kept.
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 // A row that cannot be opened is skipped, as securityd skips corrupt items.
                 guard let item = try? item(from: row, loadData: filter.loadData), filter.admits(item) else { continue }

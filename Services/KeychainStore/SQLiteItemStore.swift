@@ -13,6 +13,7 @@ public final class SQLiteItemStore: ItemStore {
 
     let pool: DatabasePool
     let vault: KeyVault
+    let writer: GroupCommit
 
     /// Opens (or creates) the store in `directory`: `keychain.sqlite` and `keys/`.
     public init(directory: URL) throws {
@@ -24,6 +25,8 @@ public final class SQLiteItemStore: ItemStore {
         }
         pool = try DatabasePool(path: directory.appending(path: "keychain.sqlite").path, configuration: configuration)
         try Self.migrator.migrate(pool)
+        try pool.write { db in try db.execute(sql: "PRAGMA optimize") }
+        writer = GroupCommit(pool: pool)
     }
 
     static var migrator: DatabaseMigrator {
@@ -54,19 +57,40 @@ public final class SQLiteItemStore: ItemStore {
                     """
             )
         }
+        migrator.registerMigration("lookup-indexes-v2") { db in
+            // Without statistics SQLite may pick a service index that every item shares and visit
+            // them all; the composite indexes make account-and-service lookups one seek, and the
+            // trailing id keeps results in insertion order without a sort.
+            try db.execute(
+                sql: """
+                    DROP INDEX items_acct;
+                    DROP INDEX items_svce;
+                    DROP INDEX items_srvr;
+                    CREATE INDEX items_acct ON items(keychain, class, acct, id);
+                    CREATE INDEX items_svce_acct ON items(keychain, class, svce, acct, id);
+                    CREATE INDEX items_srvr_acct ON items(keychain, class, srvr, acct, id);
+                    """
+            )
+        }
         return migrator
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T {
+        try readNow(body)
+    }
+
+    /// Reads on the calling thread: a lookup takes tens of microseconds, less than the two hops
+    /// an asynchronous read costs (measured: 0.19 ms for an empty async read).
+    private func readNow<T>(_ body: (any ItemReading) throws -> T) throws -> T {
         let vault = self.vault
-        return try await pool.read { db in
+        return try pool.read { db in
             try body(Session(db: db, vault: vault))
         }
     }
 
-    public func write<T: Sendable>(_ body: @Sendable (any ItemWriting) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any ItemWriting) throws -> T) async throws -> T {
         let vault = self.vault
-        return try await pool.write { db in
+        return try await writer.write { db in
             try body(Session(db: db, vault: vault))
         }
     }

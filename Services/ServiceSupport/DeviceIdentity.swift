@@ -3,6 +3,7 @@ public import Foundation
 public import Hummingbird
 import NIOCore
 import NIOSSL
+import Synchronization
 import X509
 
 /// The device at the other end of a mutual-TLS connection, read from its verified certificate.
@@ -27,8 +28,19 @@ public struct DeviceIdentity: Hashable, Sendable {
         guard let certificate = try? await channel.nioSSL_peerCertificate().get(), let der = try? certificate.toDERBytes() else {
             return nil
         }
-        return DeviceIdentity(certificateDER: Data(der))
+        let key = Data(der)
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let identity = DeviceIdentity(certificateDER: key)
+        cache.withLock { known in
+            // A world has a handful of devices; the bound only guards against a flood of strangers.
+            if known.count > 1024 { known.removeAll() }
+            known[key] = identity
+        }
+        return identity
     }
+
+    /// Parsed identities by certificate, so each request does not parse X.509 again.
+    private static let cache = Mutex<[Data: DeviceIdentity?]>([:])
 }
 
 /// A request context that keeps the connection, so handlers can learn which device is calling.

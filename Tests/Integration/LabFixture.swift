@@ -49,8 +49,11 @@ func withLab<T>(_ yaml: String, _ body: (RunningLab) async throws -> T) async th
             _ = await Lab.down(state: state)
             return result
         } catch {
+            // Say what the processes logged: a failure here is usually explained there.
+            let logs = (try? FileManager.default.contentsOfDirectory(atPath: state.logs.path)) ?? []
+            let tails = logs.sorted().map { "--- \($0)\n" + LabProcesses.tail(state.logs.appending(path: $0), lines: 15) }
             _ = await Lab.down(state: state)
-            throw error
+            throw LabFailure("\(error)\n" + tails.joined(separator: "\n"))
         }
     }
 }

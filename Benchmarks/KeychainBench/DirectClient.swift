@@ -1,0 +1,45 @@
+import AsyncHTTPClient
+import Foundation
+import KeychainAPI
+import KeychainTypes
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// Calls keychaind directly as a device would, blocking the calling thread: the "direct" path.
+final class DirectClient: Sendable {
+    private let client: HTTPClient
+    private let base: String
+
+    init(base: String, tls: TLSConfiguration) {
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.base = base
+    }
+
+    func shutdown() throws {
+        try client.syncShutdown()
+    }
+
+    func send<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, _ body: Body, as: Answer.Type) throws -> Answer {
+        var request = try HTTPClient.Request(url: base + path, method: method)
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(try JSONEncoder().encode(body))
+        let response = try client.execute(request: request).wait()
+        guard response.status == .ok, let body = response.body else {
+            throw BenchFailure("keychaind answered \(response.status) to \(path)")
+        }
+        return try JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView))
+    }
+
+    func get(_ path: String) throws -> Int {
+        let response = try client.execute(request: try HTTPClient.Request(url: base + path, method: .GET)).wait()
+        return Int(response.status.code)
+    }
+
+    func call(_ call: String, app: String, _ query: [String: SecValue]) throws -> Int32 {
+        try send(.POST, "/v1/items/\(call)", KeychainAPI.CallRequest(app: app, query: query), as: KeychainAPI.CallResponse.self).status
+    }
+}

@@ -1,0 +1,63 @@
+import AppIdentity
+import Foundation
+import KeychainItems
+import KeychainStore
+import KeychainTypes
+
+/// keychaind's engine and store alone, in this process: what a call costs before any transport.
+enum EngineBench {
+    static func run(items: Int, duration: Double, folder: URL) async throws -> [Measurement] {
+        let store = try SQLiteItemStore(directory: folder.appending(path: "engine"))
+        let engine = KeychainEngine(store: store)
+        let client = ClientContext(
+            appID: "BENCH00001.bench.app0",
+            entitledGroups: [try AccessGroup("BENCH00001.bench"), try AccessGroup("BENCH00001.bench.app0")],
+            device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4), hasPasscode: false),
+            deviceKeychain: "device:bench",
+            accountKeychain: nil
+        )
+        for index in 0..<items {
+            _ = await engine.add(KeychainBench.item(index), client: client)
+        }
+        var results: [Measurement] = []
+        var hops: [Double] = []
+        var queries: [Double] = []
+        for round in 0..<2000 {
+            var begin = DispatchTime.now().uptimeNanoseconds
+            _ = try await store.read { _ in 0 }
+            hops.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+            let filter = ItemFilter(
+                keychains: ["device:bench"],
+                itemClass: .genericPassword,
+                accessGroups: ["BENCH00001.bench", "BENCH00001.bench.app0"],
+                synchronizable: false,
+                attributes: ["svce": .string("bench"), "acct": .string("user-\((round * 7919) % items)")],
+                limit: 1,
+                loadData: true
+            )
+            begin = DispatchTime.now().uptimeNanoseconds
+            let found = try await store.read { try $0.items(matching: filter) }
+            guard found.count == 1 else { throw BenchFailure("store lookup found \(found.count)") }
+            queries.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+        }
+        results.append(Measurement(name: "store read, empty body", clients: 1, latencies: hops, seconds: hops.reduce(0, +)))
+        results.append(Measurement(name: "store read, one lookup", clients: 1, latencies: queries, seconds: queries.reduce(0, +)))
+        for (name, call) in [("engine CopyMatching", true), ("engine Add (durable)", false)] {
+            var latencies: [Double] = []
+            let start = Date()
+            var round = 0
+            while Date().timeIntervalSince(start) < duration {
+                let begin = DispatchTime.now().uptimeNanoseconds
+                let result =
+                    call
+                    ? await engine.copyMatching(KeychainBench.lookup((round * 7919) % items), client: client)
+                    : await engine.add(KeychainBench.item(items + round), client: client)
+                guard result.status == .success else { throw BenchFailure("\(name): \(result.status)") }
+                latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+                round += 1
+            }
+            results.append(Measurement(name: name, clients: 1, latencies: latencies, seconds: Date().timeIntervalSince(start)))
+        }
+        return results
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Latencies of one measured run, and what they add up to.
+struct Measurement {
+    let name: String
+    let clients: Int
+    let latencies: [Double]
+    let seconds: Double
+
+    var operationsPerSecond: Double { Double(latencies.count) / seconds }
+
+    func percentile(_ fraction: Double) -> Double {
+        let sorted = latencies.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+
+    /// A table row: name, clients, median and p99 in milliseconds, operations per second.
+    var row: String {
+        String(
+            format: "| %@ | %d | %.3f | %.3f | %.0f |",
+            name,
+            clients,
+            percentile(0.5) * 1000,
+            percentile(0.99) * 1000,
+            operationsPerSecond
+        )
+    }
+}
+
+/// Runs `clients` workers in parallel threads for `duration`, each calling `operation` in a loop.
+func measure(
+    _ name: String,
+    clients: Int,
+    duration: Double,
+    _ operation: @escaping @Sendable (_ client: Int, _ round: Int) throws -> Void
+) throws -> Measurement {
+    let deadline = Date().addingTimeInterval(duration)
+    let results = LockedArray()
+    let start = Date()
+    DispatchQueue.concurrentPerform(iterations: clients) { client in
+        var round = 0
+        var latencies: [Double] = []
+        while Date() < deadline {
+            let begin = DispatchTime.now().uptimeNanoseconds
+            do {
+                try operation(client, round)
+            } catch {
+                results.fail("\(name) client \(client): \(error)")
+                return
+            }
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+            round += 1
+        }
+        results.append(latencies)
+    }
+    if let failure = results.failure { throw BenchFailure(failure) }
+    return Measurement(name: name, clients: clients, latencies: results.all, seconds: Date().timeIntervalSince(start))
+}
+
+/// Latencies gathered from many threads.
+final class LockedArray: @unchecked Sendable {
+    // Every access holds `lock`.
+    private let lock = NSLock()
+    private var values: [Double] = []
+    private(set) var failure: String?
+
+    func append(_ more: [Double]) {
+        lock.lock()
+        values += more
+        lock.unlock()
+    }
+
+    func fail(_ message: String) {
+        lock.lock()
+        if failure == nil { failure = message }
+        lock.unlock()
+    }
+
+    var all: [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The resident memory of a process, in MiB.
+func residentMiB(_ pid: Int32) -> Double {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+        return kilobytes / 1024
+    }
+    return .nan
+}
+
+/// Prints a line at once, so a long run shows its progress even into a file.
+func emit(_ line: String) {
+    print(line)
+    fflush(nil)
+}
