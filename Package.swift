@@ -376,6 +376,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "KeychainLabSecurityTests",
+            dependencies: ["KeychainLabSecurity"],
+            path: "Tests/KeychainLabSecurityTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "KclabTests",
             dependencies: ["kclab", "keychaind", "device", "demo-app", "LabControl", "WorldTestSupport"],
             path: "Tests/KclabTests",

@@ -24,6 +24,8 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case run
         /// Run a program as an app signed with get-task-allow (control socket).
         case exec
+        /// Install the app's later version over it (control socket).
+        case installUpdate = "install-update"
     }
 
     public var operation: Operation

@@ -19,15 +19,17 @@ actor Device {
     let configuration: DeviceConfiguration
     let declaration: WorldFile.Device
     let keychain: KeychainClient
+    let installer: Installer
     let logger: Logger
-    private var apps: [String: App]
+    private var apps: [String: App] = [:]
     private let refused: [String: [String]]
-    private let registration: [String: KeychainAPI.AppRegistration]
+    private var registration: [String: KeychainAPI.AppRegistration] = [:]
 
     init(
         configuration: DeviceConfiguration,
         declaration: WorldFile.Device,
         keychain: KeychainClient,
+        installer: Installer,
         installed: [Installer.Installed],
         refused: [String: [String]],
         logger: Logger
@@ -35,26 +37,43 @@ actor Device {
         self.configuration = configuration
         self.declaration = declaration
         self.keychain = keychain
+        self.installer = installer
         self.logger = logger
         self.refused = refused
-        var apps: [String: App] = [:]
-        var registration: [String: KeychainAPI.AppRegistration] = [:]
         for app in installed {
-            let info = AppInfo(
-                bundleID: app.bundleID,
-                appID: app.verdict.appID ?? "",
-                teamID: app.verdict.teamID ?? "",
-                accessGroups: app.verdict.accessGroups.map(\.rawValue),
-                getTaskAllow: app.getTaskAllow
-            )
-            apps[app.bundleID] = App(installed: app, reference: nil, info: info)
-            registration[app.bundleID] = KeychainAPI.AppRegistration(
-                profile: app.bundle.signed.profile,
-                codeSignature: app.bundle.signed.codeSignature
-            )
+            (apps[app.bundleID], registration[app.bundleID]) = Self.entry(for: app)
         }
-        self.apps = apps
-        self.registration = registration
+    }
+
+    /// What the device keeps of an installed app, and what it registers with keychaind.
+    private static func entry(for app: Installer.Installed) -> (App, KeychainAPI.AppRegistration) {
+        let info = AppInfo(
+            bundleID: app.bundleID,
+            appID: app.verdict.appID ?? "",
+            teamID: app.verdict.teamID ?? "",
+            accessGroups: app.verdict.accessGroups.map(\.rawValue),
+            getTaskAllow: app.getTaskAllow
+        )
+        let registration = KeychainAPI.AppRegistration(profile: app.bundle.signed.profile, codeSignature: app.bundle.signed.codeSignature)
+        return (App(installed: app, reference: nil, info: info), registration)
+    }
+
+    /// Installs the later version of an installed app over it, as an App Store update does: the
+    /// keychain is left as it is, and the app's access groups are whatever the new signature says.
+    func installUpdate(_ bundleID: String) async -> Result<AppInfo, Installer.Refusal> {
+        guard apps[bundleID] != nil, let id = try? BundleID(bundleID) else {
+            return .failure(Installer.Refusal(reasons: ["\(bundleID) is not installed on \(declaration.id)"]))
+        }
+        switch installer.installUpdate(id) {
+        case .failure(let refusal):
+            logger.warning("update refused", metadata: ["app.bundle": "\(bundleID)", "app.reasons": "\(refusal.reasons)"])
+            return .failure(refusal)
+        case .success(let installed):
+            (apps[bundleID], registration[bundleID]) = Self.entry(for: installed)
+            try? await register(bundleID)
+            logger.info("app updated", metadata: ["app.bundle": "\(bundleID)", "app.id": "\(installed.verdict.appID ?? "")"])
+            return .success(apps[bundleID]?.info ?? Self.entry(for: installed).0.info)
+        }
     }
 
     /// Reports the device's state to keychaind and registers every installed app.

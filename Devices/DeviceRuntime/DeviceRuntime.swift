@@ -36,7 +36,7 @@ public enum DeviceRuntime {
             tls: try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
         )
         do {
-            try await serve(configuration, declaration, keychain, installed, refused, logger)
+            try await serve(configuration, declaration, keychain, installer, installed, refused, logger)
         } catch {
             // The HTTP client must be closed whatever ends the device, cancellation included.
             await keychain.shutdown()
@@ -49,6 +49,7 @@ public enum DeviceRuntime {
         _ configuration: DeviceConfiguration,
         _ declaration: WorldFile.Device,
         _ keychain: KeychainClient,
+        _ installer: Installer,
         _ installed: [Installer.Installed],
         _ refused: [String: [String]],
         _ logger: Logger
@@ -57,6 +58,7 @@ public enum DeviceRuntime {
             configuration: configuration,
             declaration: declaration,
             keychain: keychain,
+            installer: installer,
             installed: installed,
             refused: refused,
             logger: logger

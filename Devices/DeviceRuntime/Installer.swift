@@ -25,25 +25,68 @@ struct Installer {
         var installed: [Installed] = []
         var refused: [String: [String]] = [:]
         for bundleID in apps {
-            let source = layout.url(WorldLayout.bundle(bundleID))
-            let target = destination.appending(path: "\(bundleID).app")
-            try? FileManager.default.removeItem(at: target)
-            // Copy first, then verify the copy: what is checked is exactly what will run.
-            do {
-                try FileManager.default.copyItem(at: source, to: target)
-            } catch {
-                refused[bundleID.rawValue] = ["bundle-layout: the bundle cannot be read: \(error.localizedDescription)"]
-                continue
+            switch install(bundleID, from: WorldLayout.bundle(bundleID)) {
+            case .success(let app): installed.append(app)
+            case .failure(let refusal): refused[bundleID.rawValue] = refusal.reasons
             }
-            let verdict = verifier.verify(bundleAt: target, device: udid)
-            guard verdict.valid, let bundle = try? AppBundle(at: target) else {
-                refused[bundleID.rawValue] = verdict.reasons.map(\.description)
-                try? FileManager.default.removeItem(at: target)
-                continue
-            }
-            let getTaskAllow = verdict.entitlements?.getTaskAllow ?? false
-            installed.append(Installed(bundleID: bundleID.rawValue, bundle: bundle, verdict: verdict, getTaskAllow: getTaskAllow))
         }
         return (installed, refused)
+    }
+
+    /// Verifies and installs the later version of `bundleID` (`apps/updates/`) over the current one.
+    /// A refused update leaves the installed version as it was.
+    func installUpdate(_ bundleID: BundleID) -> Result<Installed, Refusal> {
+        let source = WorldLayout.updateBundle(bundleID)
+        guard FileManager.default.fileExists(atPath: layout.url(source).path) else {
+            return .failure(Refusal(reasons: ["the world declares no update of \(bundleID)"]))
+        }
+        let staging = destination.appending(path: ".staging")
+        switch Installer(verifier: verifier, layout: layout, destination: staging, udid: udid).install(bundleID, from: source) {
+        case .failure(let refusal):
+            return .failure(refusal)
+        case .success(let staged):
+            let target = destination.appending(path: "\(bundleID).app")
+            do {
+                // Set the old version aside, move the verified one in, then drop the old one.
+                let previous = staging.appending(path: "\(bundleID).previous")
+                try? FileManager.default.removeItem(at: previous)
+                try FileManager.default.moveItem(at: target, to: previous)
+                do {
+                    try FileManager.default.moveItem(at: staged.bundle.url, to: target)
+                } catch {
+                    try? FileManager.default.moveItem(at: previous, to: target)
+                    throw error
+                }
+                try? FileManager.default.removeItem(at: previous)
+                let bundle = try AppBundle(at: target)
+                return .success(Installed(bundleID: staged.bundleID, bundle: bundle, verdict: staged.verdict, getTaskAllow: staged.getTaskAllow))
+            } catch {
+                return .failure(Refusal(reasons: ["the update cannot be moved into place: \(error.localizedDescription)"]))
+            }
+        }
+    }
+
+    /// Why a bundle was not installed.
+    struct Refusal: Error {
+        let reasons: [String]
+    }
+
+    private func install(_ bundleID: BundleID, from relativePath: String) -> Result<Installed, Refusal> {
+        let target = destination.appending(path: "\(bundleID).app")
+        try? FileManager.default.removeItem(at: target)
+        // Copy first, then verify the copy: what is checked is exactly what will run.
+        do {
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: layout.url(relativePath), to: target)
+        } catch {
+            return .failure(Refusal(reasons: ["bundle-layout: the bundle cannot be read: \(error.localizedDescription)"]))
+        }
+        let verdict = verifier.verify(bundleAt: target, device: udid)
+        guard verdict.valid, let bundle = try? AppBundle(at: target) else {
+            try? FileManager.default.removeItem(at: target)
+            return .failure(Refusal(reasons: verdict.reasons.map(\.description)))
+        }
+        let getTaskAllow = verdict.entitlements?.getTaskAllow ?? false
+        return .success(Installed(bundleID: bundleID.rawValue, bundle: bundle, verdict: verdict, getTaskAllow: getTaskAllow))
     }
 }

@@ -22,6 +22,16 @@ struct RequestHandler: Sendable {
             var response = DeviceResponse()
             response.device = await device.status()
             return Self.encode(response)
+        case .installUpdate:
+            guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
+            switch await device.installUpdate(bundleID) {
+            case .success(let info):
+                var response = DeviceResponse()
+                response.app = info
+                return Self.encode(response)
+            case .failure(let refusal):
+                return Self.encode(.failure("the update of \(bundleID) was refused: \(refusal.reasons.joined(separator: "; "))"))
+            }
         case .info, .add, .copyMatching, .update, .delete, .run, .exec:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             return await answer(request, as: bundleID)
@@ -56,8 +66,8 @@ struct RequestHandler: Sendable {
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
-        case .status:
-            return Self.encode(.failure("status is a control request"))
+        case .status, .installUpdate:
+            return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
             let response = await device.call(
                 request.operation,

@@ -31,7 +31,7 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Apple's constant name, such as `errSecItemNotFound`.
     public var name: String {
-        secErrorTable.first { $0.status == status }?.name ?? "OSStatus \(status)"
+        SecErrorName(status) ?? "OSStatus \(status)"
     }
 
     public var description: String {

@@ -26,9 +26,17 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     call(.delete, query, result: nil)
 }
 
-/// The message for a status, as the Security framework words it; `nil` for an unknown status.
+/// The message for a status, as the Security framework words it. Like Apple's, a status without a
+/// message gets the made-up text "OSStatus N" rather than `nil`.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
-    secErrorTable.first { $0.status == status }.map { $0.message as NSString }
+    let message = secErrorsByStatus[status]?.message ?? ""
+    return (message.isEmpty ? "OSStatus \(status)" : message) as NSString
+}
+
+/// Apple's constant name for a status, such as `errSecItemNotFound`; `nil` for a status SecBase.h
+/// does not name.
+public func SecErrorName(_ status: OSStatus) -> String? {
+    secErrorsByStatus[status]?.name
 }
 
 private func call(

@@ -19,7 +19,7 @@ struct BundleWriter {
     }
 
     func write(_ store: inout ArtifactStore) throws(BuildError) {
-        let bundle = WorldLayout.bundle(app.bundleID)
+        let bundle = WorldLayout.bundle(for: app)
         let info = try store.put("\(bundle)/\(AppBundle.Layout.infoPlist)", infoPlist)
         let executable = try executableBytes()
         _ = try store.put("\(bundle)/\(executableName)", tampered(executable), permissions: 0o755)

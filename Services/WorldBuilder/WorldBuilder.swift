@@ -40,7 +40,7 @@ public struct WorldBuilder: Sendable {
                 now: now
             )
         }
-        for app in world.apps {
+        for app in world.apps.flatMap({ [$0] + ($0.updated.map { [$0] } ?? []) }) {
             guard let team = world.team(app.team), var signer = signers[app.signedBy ?? app.team], var listed = signers[app.team] else {
                 throw BuildError(.signing, "\(app.bundleID) names a team the world does not declare")
             }
@@ -113,7 +113,7 @@ public struct WorldBuilder: Sendable {
             "\(app.name)|\(app.platform)|\(app.appIDPrefix)|\(team.name)|\(app.profile.kind)|\(app.profile.validDays)|\(app.profile.expired)|\(devices)"
         let now = self.now
         return try store.produce(
-            WorldLayout.profile(app.bundleID),
+            WorldLayout.profile(for: app),
             fingerprint: ArtifactStore.fingerprint([
                 Data("profile-v1".utf8), Data(spec.utf8), allowed.propertyList, listed.certificateDER, signer.certificateDER,
             ]),

@@ -1,5 +1,6 @@
 public import AppIdentity
 public import Foundation
+public import WorldFile
 
 /// Where `kclab world build` puts each artifact inside its output folder. Every tool that reads a
 /// built world (kclab, the devices, the services) finds its files through this one type.
@@ -16,6 +17,8 @@ public import Foundation
 ///   teams/TEAMID/signing.pem|.key       each team's code-signing identity
 ///   profiles/BUNDLEID.mobileprovision   each app's provisioning profile
 ///   apps/BUNDLEID.app/                  each app's signed bundle
+///   apps/updates/BUNDLEID.app/          the later version of an app that declares `update:`
+///   profiles/updates/BUNDLEID.mobileprovision   its profile
 ///   devices/ID/device.pem|.key          each device's mutual-TLS identity (chain included)
 ///   websites/HOST/tls.pem|.key          each host's TLS identity (chain included)
 ///   websites/HOST/apple-app-site-association   the file the host serves (JSON or signed)
@@ -50,6 +53,12 @@ public struct WorldLayout: Sendable, Hashable {
     public static func teamCertificate(_ team: TeamID) -> String { "teams/\(team)/signing.pem" }
     public static func profile(_ bundleID: BundleID) -> String { "profiles/\(bundleID).mobileprovision" }
     public static func bundle(_ bundleID: BundleID) -> String { "apps/\(bundleID).app" }
+    public static func updateBundle(_ bundleID: BundleID) -> String { "apps/updates/\(bundleID).app" }
+    public static func updateProfile(_ bundleID: BundleID) -> String { "profiles/updates/\(bundleID).mobileprovision" }
+    /// Where `app`'s bundle goes: its update's folder for the later version.
+    public static func bundle(for app: App) -> String { app.isUpdate ? updateBundle(app.bundleID) : bundle(app.bundleID) }
+    /// Where `app`'s profile goes.
+    public static func profile(for app: App) -> String { app.isUpdate ? updateProfile(app.bundleID) : profile(app.bundleID) }
     public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
     public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
     public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }

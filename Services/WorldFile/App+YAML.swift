@@ -4,8 +4,9 @@ import Foundation
 extension App {
     static let keys = [
         "bundleID", "name", "team", "bundleSeedID", "platform", "appID", "profile", "entitlements",
-        "executable", "program", "signedBy", "tamper",
+        "executable", "program", "signedBy", "tamper", "update",
     ]
+    static let updateKeys = ["bundleSeedID", "entitlements"]
 
     init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
         let mapping = try value.mapping(known: Self.keys)
@@ -32,6 +33,21 @@ extension App {
         if let declared = mapping.optional("entitlements") {
             entitlements = try Self.entitlements(declared, variables: buildVariables)
         }
+        if let declared = mapping.optional("update") {
+            update = try updateDeclaration(declared, entitlements: mapping.optional("entitlements"))
+        }
+    }
+
+    /// `update:`: the later version's prefix and entitlements. Entitlements it does not give are
+    /// the app's, expanded again with the update's prefix, as Xcode would when the prefix changes.
+    private func updateDeclaration(_ value: YAMLValue, entitlements original: YAMLValue?) throws(WorldError) -> AppUpdate {
+        let mapping = try value.mapping(known: Self.updateKeys)
+        let seed = try mapping.optional("bundleSeedID")?.parse { text throws(IdentityError) in try TeamID(text) }
+        let variables = BuildVariables(appIDPrefix: seed ?? team, team: team, bundleID: bundleID)
+        guard let written = mapping.optional("entitlements") ?? original else {
+            return AppUpdate(bundleSeedID: seed)
+        }
+        return AppUpdate(bundleSeedID: seed, entitlements: try Self.entitlements(written, variables: variables))
     }
 
     /// A program name: a file name, no folders.

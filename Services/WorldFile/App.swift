@@ -29,6 +29,10 @@ public struct App: Hashable, Sendable {
     public var signedBy: TeamID?
     /// Deliberate damage, for refusal tests and demos.
     public var tampering: Set<Tampering>
+    /// A later version of the app that a device can install over this one (seed 004).
+    public var update: AppUpdate?
+    /// Whether this is the later version (``updated``) rather than the one devices install first.
+    public var isUpdate = false
 
     /// An app from its parts.
     public init(
@@ -57,6 +61,18 @@ public struct App: Hashable, Sendable {
         self.program = program
         self.signedBy = signedBy
         self.tampering = tampering
+    }
+
+    /// The later version as an app of its own: the same bundle, signed under the update's prefix and
+    /// entitlements.
+    public var updated: App? {
+        guard let update else { return nil }
+        var app = self
+        app.bundleSeedID = update.bundleSeedID
+        app.entitlements = update.entitlements
+        app.update = nil
+        app.isUpdate = true
+        return app
     }
 
     /// The app ID prefix: the bundle seed ID when there is one, else the team ID.
@@ -89,6 +105,21 @@ public struct App: Hashable, Sendable {
             signed[key] = value
         }
         return signed
+    }
+}
+
+/// A later version of an app, installed over it with `kclab app update`: the same bundle ID, team and
+/// program, with another app ID prefix or other entitlements. Seed 004's lesson is an update that
+/// moves an app from a legacy bundle seed ID to its team ID and so loses sight of its items.
+public struct AppUpdate: Hashable, Sendable {
+    /// The update's bundle seed ID; `nil` signs it under the team ID.
+    public var bundleSeedID: TeamID?
+    /// The update's entitlements, build variables expanded with the update's prefix.
+    public var entitlements: Entitlements
+
+    public init(bundleSeedID: TeamID? = nil, entitlements: Entitlements = Entitlements()) {
+        self.bundleSeedID = bundleSeedID
+        self.entitlements = entitlements
     }
 }
 

@@ -22,6 +22,14 @@ enum IntegrationWorlds {
             program: keychainlab-app
             entitlements:
               keychain-access-groups: [$(AppIdentifierPrefix)com.example.SharedItems]
+            update:
+              entitlements:
+                keychain-access-groups: [OTHER98765.com.example.SharedItems]
+          - bundleID: com.example.Legacy
+            team: ABCDE12345
+            bundleSeedID: Q7LEGACY42
+            program: keychainlab-app
+            update: {}
           - bundleID: com.example.AppOne.Suite
             team: ABCDE12345
             program: keychainlab-app
@@ -57,7 +65,7 @@ enum IntegrationWorlds {
             iCloudAccount: alice@example.com
             passcode: "123456"
             apps: [com.example.AppOne, com.example.AppTwo, com.example.AppOne.Suite, com.other.Snooper, com.other.Thief,
-                   com.example.Tampered, com.example.Release]
+                   com.example.Tampered, com.example.Release, com.example.Legacy]
           - id: old-pad
             osVersion: "12.5"
             iCloudAccount: alice@example.com

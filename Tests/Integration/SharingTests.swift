@@ -75,6 +75,34 @@ import Testing
         }
     }
 
+    @Test func anUpdateUnderAnotherPrefixNoLongerSeesEarlierItems() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let note: [String: SecValue] = ["class": .string("genp"), "acct": .string("notes"), "r_Attributes": .bool(true)]
+            let added = try lab.call(.add, on: W.phone, as: "com.example.Legacy", note)
+            #expect(added.result?.dictionaryEntries?["agrp"] == .string("Q7LEGACY42.com.example.Legacy"))
+
+            let device = try DeviceClient(state: lab.state, device: W.phone)
+            let updated = try device.send(DeviceRequest(.installUpdate, app: "com.example.Legacy"))
+            #expect(updated.error == nil)
+            #expect(updated.app?.appID == "ABCDE12345.com.example.Legacy")
+            #expect(updated.app?.accessGroups == ["ABCDE12345.com.example.Legacy"])
+
+            // Seed 004: the item is still stored, in a group the app no longer belongs to.
+            let query: [String: SecValue] = ["class": .string("genp"), "acct": .string("notes")]
+            #expect(try lab.status(.copyMatching, on: W.phone, as: "com.example.Legacy", query) == -25300)
+            let named = query.merging(["agrp": .string("Q7LEGACY42.com.example.Legacy")]) { $1 }
+            #expect(try lab.status(.copyMatching, on: W.phone, as: "com.example.Legacy", named) == -34018)
+
+            // An update the device refuses leaves the installed version as it was.
+            let refused = try device.send(DeviceRequest(.installUpdate, app: "com.example.AppTwo"))
+            #expect(refused.error?.contains("entitlement-not-allowed") == true, "\(refused)")
+            let appTwo = try device.send(DeviceRequest(.info, app: "com.example.AppTwo"))
+            #expect(appTwo.app?.accessGroups == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.AppTwo"])
+            let none = try device.send(DeviceRequest(.installUpdate, app: "com.example.AppOne"))
+            #expect(none.error?.contains("declares no update") == true)
+        }
+    }
+
     @Test func theDevicesVersionDecidesTheForeignGroupStatus() async throws {
         try await withLab(W.family) { (lab: RunningLab) async throws in
             let query: [String: SecValue] = ["class": .string("genp"), "agrp": .string("ABCDE12345.com.example.SharedItems")]

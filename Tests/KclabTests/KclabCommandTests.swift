@@ -111,6 +111,8 @@ import WorldTestSupport
             #expect(output.contains("[ipad-alice] com.other.Snooper could not find the token in ABCDE12345.com.example.SharedItems"))
             #expect(output.contains("KeyChainAccessGroupHelper: prefix BNCDNG2016, default group BNCDNG2016.com.bencoding.awesome-group"))
             #expect(output.contains("com.useyourloaf.amazingApp2 read the family item: family-secret"))
+            #expect(output.contains("installed the update of com.example.LegacyNotes: app ID now ABCDE12345.com.example.LegacyNotes"))
+            #expect(output.contains("com.example.LegacyNotes could not find the token (errSecItemNotFound)"))
             #expect(output.contains("SecItemAdd -> -34018, SecItemCopyMatching -> -34018"))
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")

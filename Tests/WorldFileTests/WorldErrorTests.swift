@@ -26,6 +26,14 @@ import WorldFile
             key: "apps[0]",
             mentions: "'entitlement'"
         ),
+        Case(
+            name: "unknown update key",
+            yaml: team + "apps:\n  - bundleID: a.b\n    team: ABCDE12345\n    update:\n      prefix: X\n",
+            code: .unknownKey,
+            line: 6,
+            key: "apps[0].update",
+            mentions: "'prefix'"
+        ),
         Case(name: "malformed team ID", yaml: "teams:\n  - id: abc\n", code: .malformedValue, line: 2, key: "teams[0].id", mentions: "not a team ID"),
         Case(
             name: "malformed bundle ID",

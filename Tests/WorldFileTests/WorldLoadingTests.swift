@@ -46,6 +46,32 @@ import WorldFile
         #expect(signed[2]["get-task-allow"] == .bool(false))
     }
 
+    @Test func anUpdateIsSignedAgainUnderItsOwnPrefix() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345}]
+                apps:
+                  - bundleID: com.example.notes
+                    team: ABCDE12345
+                    bundleSeedID: Q7LEGACY42
+                    entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)notes]}
+                    update: {}
+                  - bundleID: com.example.other
+                    team: ABCDE12345
+                    update: {bundleSeedID: Z9Z9Z9Z9Z9, entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)x]}}
+                """,
+            file: "w.yaml"
+        )
+        #expect(world.apps[0].appID.rawValue == "Q7LEGACY42.com.example.notes")
+        let notes = try #require(world.apps[0].updated)
+        #expect(notes.isUpdate && notes.update == nil)
+        #expect(notes.appID.rawValue == "ABCDE12345.com.example.notes")
+        #expect(notes.entitlements.keychainAccessGroups == ["ABCDE12345.notes"], "the app's entitlements, expanded with the new prefix")
+        let other = try #require(world.apps[1].updated)
+        #expect(other.appID.rawValue == "Z9Z9Z9Z9Z9.com.example.other")
+        #expect(other.entitlements.keychainAccessGroups == ["Z9Z9Z9Z9Z9.x"])
+    }
+
     @Test func fillsDefaults() throws {
         let world = try World.parse(
             yaml: """

@@ -1,15 +1,30 @@
 /// One story of the demo: what it shows, the apps that act, and why the result is what it is.
 public struct DemoStory: Sendable {
-    /// One app run: on which device, as which app, with which demo-app arguments.
+    /// One step: an app run on a device with demo-app arguments, or an app's update installed.
     public struct Step: Sendable {
         public let device: String
         public let app: String
         public let arguments: [String]
+        /// Install the app's later version instead of running it (`kclab app update`).
+        public let installsUpdate: Bool
 
         public init(_ device: String, _ app: String, _ arguments: [String]) {
             self.device = device
             self.app = app
             self.arguments = arguments
+            self.installsUpdate = false
+        }
+
+        private init(updating app: String, on device: String) {
+            self.device = device
+            self.app = app
+            self.arguments = []
+            self.installsUpdate = true
+        }
+
+        /// Installs `app`'s later version on `device`.
+        public static func update(_ device: String, _ app: String) -> Step {
+            Step(updating: app, on: device)
         }
     }
 
@@ -47,6 +62,22 @@ extension DemoStory {
                 Step("iphone-alice", "com.example.AppOne", ["read-private"]),
             ],
             "An item in ABCDE12345.com.example.AppOne, App One's application identifier, is App One's alone."
+        ),
+        DemoStory(
+            "Seed 004: an app whose prefix changed no longer sees its earlier items",
+            [
+                Step("iphone-alice", "com.example.LegacyNotes", ["save-token", "meeting-notes"]),
+                .update("iphone-alice", "com.example.LegacyNotes"),
+                Step("iphone-alice", "com.example.LegacyNotes", ["groups"]),
+                Step("iphone-alice", "com.example.LegacyNotes", ["read-token"]),
+                Step("iphone-alice", "com.example.LegacyNotes", ["snoop", "Q7LEGACY42.com.example.LegacyNotes"]),
+            ],
+            """
+            Legacy Notes was signed under the legacy prefix Q7LEGACY42, so its item went to
+            Q7LEGACY42.com.example.LegacyNotes. The update is signed under the team ID: its groups are
+            ABCDE12345.com.example.LegacyNotes only. The item is still in the keychain, but in a group the
+            app no longer belongs to: "if you change the prefix ID, you lose data in the previous keychain".
+            """
         ),
         DemoStory(
             "Seed 000: App One and its extension share through an application group",

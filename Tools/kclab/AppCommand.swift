@@ -8,8 +8,8 @@ import LabControl
 struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
-        abstract: "Make SecItem calls as an app, run an app, or run a program as an app.",
-        subcommands: [Call.self, Run.self, Exec.self]
+        abstract: "Make SecItem calls as an app, run an app, run a program as an app, or update an app.",
+        subcommands: [Call.self, Run.self, Exec.self, Update.self]
     )
 
     struct Target: ParsableArguments {
@@ -131,6 +131,32 @@ extension AppCommand {
 
         func run() throws {
             try launch(target, DeviceRequest(.exec, app: target.app, arguments: command))
+        }
+    }
+}
+
+extension AppCommand {
+    /// `kclab app update …`
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Install the app's later version (its world entry's update:) over it, and print the app as now installed.",
+            discussion: """
+                The keychain is kept, as an App Store update keeps it; the app's access groups are
+                whatever the new signature says. An update that changes the app ID prefix loses sight
+                of the items the app stored before (seed 004). The update is verified like any install
+                and refused with its reasons. Restarting the lab installs the world's first versions again.
+                """
+        )
+
+        @OptionGroup var target: Target
+
+        func run() throws {
+            let response = try target.client().send(DeviceRequest(.installUpdate, app: target.app))
+            if let error = response.error { throw fail(error) }
+            guard let app = response.app else { throw fail("the device did not describe the updated app") }
+            say(try JSONOutput.object([
+                ("bundleID", app.bundleID), ("appID", app.appID), ("teamID", app.teamID), ("accessGroups", app.accessGroups),
+            ]))
         }
     }
 }

@@ -55,6 +55,12 @@ struct DemoCommand: AsyncParsableCommand {
             say("\n\(number + 1). \(story.title)")
             for step in story.steps {
                 let client = try DeviceClient(state: lab, device: step.device)
+                if step.installsUpdate {
+                    let response = try client.send(DeviceRequest(.installUpdate, app: step.app))
+                    let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appID)" }
+                    say("   [\(step.device)] \(outcome ?? response.error ?? "no answer")")
+                    continue
+                }
                 let response = try client.send(DeviceRequest(.run, app: step.app, arguments: step.arguments))
                 let output = (response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 say("   [\(step.device)] \(output.replacingOccurrences(of: "\n", with: "\n   "))")

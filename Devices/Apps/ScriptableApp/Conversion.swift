@@ -20,7 +20,7 @@ enum Conversion {
     }
 
     static func report(status: OSStatus, result: CFTypeRef?) -> String {
-        let name = secErrorTable.first { $0.status == status }?.name ?? "OSStatus \(status)"
+        let name = SecErrorName(status) ?? "OSStatus \(status)"
         let object: [String: Any] = ["status": Int(status), "name": name, "result": json(result) ?? NSNull()]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
