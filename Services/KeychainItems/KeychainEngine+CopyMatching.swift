@@ -21,14 +21,14 @@ extension KeychainEngine {
             if query.useKeys["u_ItemList"] != nil {
                 throw SecItemError(.param, "SecItemCopyMatching: kSecUseItemList is not supported")
             }
-            if query.itemClass == .identity {
-                throw SecItemError(.unimplemented, "SecItemCopyMatching: identities are not supported yet")
-            }
             let limit = query.matchLimit ?? .count(1)
             var search = try filter(for: query, groups: client.accessGroups, client: client, loadData: query.returnData)
             search.limit = limit.maximum
             let filter = search
-            let found = try await store.read { reader in try reader.items(matching: filter) }
+            let found = try await store.read { reader in
+                filter.itemClass == .identity
+                    ? try IdentityJoin.pairs(matching: filter, in: reader).map(\.identity) : try reader.items(matching: filter)
+            }
             guard !found.isEmpty else {
                 throw SecItemError(.itemNotFound, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
             }

@@ -22,14 +22,15 @@ extension KeychainEngine {
             if parsed.hasValueRef {
                 throw SecItemError(.param, "SecItemDelete: kSecValueRef is not supported")
             }
-            if parsed.itemClass == .identity {
-                throw SecItemError(.unimplemented, "SecItemDelete: identities are not supported yet")
-            }
             let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: false)
             let date = now()
             let engine = self
             let deleted = try await store.write { writer in
-                let items = try writer.items(matching: filter)
+                // An identity is deleted as its certificate, then its key (src CLI explode_identity).
+                let items =
+                    filter.itemClass == .identity
+                    ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
+                    : try writer.items(matching: filter)
                 for item in items {
                     try writer.remove(item)
                     if item.isSynchronizable {

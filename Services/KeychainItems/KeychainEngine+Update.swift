@@ -32,18 +32,22 @@ extension KeychainEngine {
             if parsed.hasValueRef {
                 throw SecItemError(.param, "SecItemUpdate: kSecValueRef is not supported")
             }
-            if parsed.itemClass == .identity {
-                throw SecItemError(.unimplemented, "SecItemUpdate: identities are not supported yet")
+            if parsed.itemClass == .identity, parsed.persistentRef != nil {
+                throw SecItemError(.internal, "SecItemUpdate: an identity cannot be updated by persistent reference (src CLI handleUpdateIdentity)")
             }
             let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
             let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: true)
             let date = now()
             let engine = self
             let updated = try await store.write { writer in
-                let items = try writer.items(matching: filter)
+                // An identity is updated as its certificate and its key, each with the changes its class has.
+                let items =
+                    filter.itemClass == .identity
+                    ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
+                    : try writer.items(matching: filter)
                 try engine.checkAvailable(items, client: client, call: "SecItemUpdate")
                 for item in items {
-                    let new = try engine.updated(item, with: changes, at: date, client: client)
+                    let new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)
                     do {
                         try writer.replace(item, with: new)
                     } catch let error as StoreError where error.code == .duplicate {

@@ -73,3 +73,13 @@ public struct ParsedQuery: Hashable, Sendable {
         returnData || returnAttributes || returnRef || returnPersistentRef
     }
 }
+
+extension ParsedQuery {
+    /// The query with only the attributes `itemClass` has: an identity's changes, applied to its
+    /// certificate or to its key.
+    func restricted(to itemClass: ItemClass) -> ParsedQuery {
+        var copy = self
+        copy.attributes = attributes.filter { itemClass.schema[$0.key] != nil }
+        return copy
+    }
+}
