@@ -26,6 +26,12 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case exec
         /// Install the app's later version over it (control socket).
         case installUpdate = "install-update"
+        /// Lock the device (control socket).
+        case lock
+        /// Unlock the device with its passcode (control socket).
+        case unlock
+        /// Restart the device: locked, and not unlocked since boot (control socket).
+        case reboot
     }
 
     public var operation: Operation

@@ -24,6 +24,10 @@ actor Device {
     private var apps: [String: App] = [:]
     private let refused: [String: [String]]
     private var registration: [String: KeychainAPI.AppRegistration] = [:]
+    /// Whether the screen is locked; a device starts unlocked.
+    private var isLocked = false
+    /// Whether the device was unlocked since it (last) started.
+    private var unlockedSinceBoot = true
 
     init(
         configuration: DeviceConfiguration,
@@ -78,18 +82,37 @@ actor Device {
 
     /// Reports the device's state to keychaind and registers every installed app.
     func connect() async throws {
+        try await report()
+        for bundleID in apps.keys.sorted() {
+            try await register(bundleID)
+        }
+    }
+
+    /// Tells keychaind the device's state, which decides what a locked device may open (spec §3).
+    private func report() async throws {
         let report = KeychainAPI.DeviceReport(
             platform: declaration.platform,
             osVersion: declaration.osVersion,
             iCloudAccount: declaration.iCloudAccount,
             hasPasscode: declaration.passcode != nil,
-            isLocked: false,
-            unlockedSinceBoot: true
+            isLocked: isLocked,
+            unlockedSinceBoot: unlockedSinceBoot
         )
         _ = try await keychain.send(.PUT, "/v1/device", report, as: [String: String].self)
-        for bundleID in apps.keys.sorted() {
-            try await register(bundleID)
+    }
+
+    /// Locks or unlocks the screen, or restarts the device (locked, not unlocked since boot). A
+    /// device without a passcode has nothing to lock, as on iOS: its items stay available.
+    func setLock(_ operation: DeviceRequest.Operation) async throws -> DeviceStatus {
+        let hasPasscode = declaration.passcode != nil
+        switch operation {
+        case .lock: isLocked = hasPasscode
+        case .reboot: (isLocked, unlockedSinceBoot) = (hasPasscode, !hasPasscode)
+        default: (isLocked, unlockedSinceBoot) = (false, true)
         }
+        try await report()
+        logger.info("device \(operation.rawValue)", metadata: ["device.id": "\(declaration.id)", "device.locked": "\(isLocked)"])
+        return status()
     }
 
     private func register(_ bundleID: String) async throws {
@@ -112,7 +135,7 @@ actor Device {
             platform: declaration.platform.rawValue,
             osVersion: declaration.osVersion.description,
             iCloudAccount: declaration.iCloudAccount,
-            isLocked: false,
+            isLocked: isLocked,
             keychaind: keychain.baseURL,
             installed: apps.values.map(\.info).sorted { $0.bundleID < $1.bundleID },
             refused: refused

@@ -22,6 +22,14 @@ struct RequestHandler: Sendable {
             var response = DeviceResponse()
             response.device = await device.status()
             return Self.encode(response)
+        case .lock, .unlock, .reboot:
+            do {
+                var response = DeviceResponse()
+                response.device = try await device.setLock(request.operation)
+                return Self.encode(response)
+            } catch {
+                return Self.encode(.failure("keychaind did not take the device's new state: \(error)"))
+            }
         case .installUpdate:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             switch await device.installUpdate(bundleID) {
@@ -66,7 +74,7 @@ struct RequestHandler: Sendable {
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
-        case .status, .installUpdate:
+        case .status, .installUpdate, .lock, .unlock, .reboot:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
             let response = await device.call(

@@ -103,6 +103,32 @@ import Testing
         }
     }
 
+    @Test func aLockedDeviceKeepsItsItemsClosed() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let whenUnlocked: [String: SecValue] = ["class": .string("genp"), "acct": .string("ak"), "pdmn": .string("ak")]
+            let afterFirstUnlock: [String: SecValue] = ["class": .string("genp"), "acct": .string("ck"), "pdmn": .string("ck")]
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", whenUnlocked) == 0)
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", afterFirstUnlock) == 0)
+            let phone = try DeviceClient(state: lab.state, device: W.phone)
+            let read = { (query: [String: SecValue]) throws -> Int32? in
+                try lab.status(.copyMatching, on: W.phone, as: "com.example.AppOne", query.filter { $0.key != "pdmn" })
+            }
+
+            #expect(try phone.send(DeviceRequest(.lock)).device?.isLocked == true)
+            #expect(try read(whenUnlocked) == -25308)
+            #expect(try read(afterFirstUnlock) == 0)
+            #expect(try phone.send(DeviceRequest(.reboot)).device?.isLocked == true)
+            #expect(try read(afterFirstUnlock) == -25308, "closed until the first unlock")
+            #expect(try phone.send(DeviceRequest(.unlock)).device?.isLocked == false)
+            #expect(try read(whenUnlocked) == 0)
+            #expect(try read(afterFirstUnlock) == 0)
+
+            // The old iPad has no passcode: there is nothing to lock.
+            let pad = try DeviceClient(state: lab.state, device: W.oldPad)
+            #expect(try pad.send(DeviceRequest(.lock)).device?.isLocked == false)
+        }
+    }
+
     @Test func theDevicesVersionDecidesTheForeignGroupStatus() async throws {
         try await withLab(W.family) { (lab: RunningLab) async throws in
             let query: [String: SecValue] = ["class": .string("genp"), "agrp": .string("ABCDE12345.com.example.SharedItems")]

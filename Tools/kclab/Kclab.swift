@@ -12,7 +12,7 @@ struct Kclab: AsyncParsableCommand {
             """,
         subcommands: [
             WorldCommand.self, BundleCommand.self, UpCommand.self, DownCommand.self, StatusCommand.self, ResetCommand.self,
-            AppCommand.self, DemoCommand.self,
+            AppCommand.self, DeviceCommand.self, DemoCommand.self,
         ]
     )
 }

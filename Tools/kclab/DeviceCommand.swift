@@ -1,0 +1,58 @@
+import ArgumentParser
+import DeviceProtocol
+import Foundation
+import LabControl
+
+/// `kclab device …`: act on a running device.
+struct DeviceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Lock, unlock or restart a running device.",
+        discussion: """
+            A locked device cannot open items protected kSecAttrAccessibleWhenUnlocked (ak, aku, akpu):
+            calls on them get errSecInteractionNotAllowed (-25308). After a restart, items protected
+            kSecAttrAccessibleAfterFirstUnlock (ck, cku) stay closed too until the first unlock. A
+            device without a passcode has nothing to lock, as on iOS.
+            """,
+        subcommands: [Lock.self, Unlock.self, Reboot.self]
+    )
+
+    struct Target: ParsableArguments {
+        @Option(help: "The state folder of kclab up.")
+        var state = "state"
+
+        @Option(help: "The device's ID.")
+        var device: String
+
+        func send(_ operation: DeviceRequest.Operation) throws {
+            let client: DeviceClient
+            do {
+                client = try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
+            } catch {
+                throw fail("\(error)", code: 2)
+            }
+            let response = try client.send(DeviceRequest(operation))
+            if let error = response.error { throw fail(error) }
+            guard let status = response.device else { throw fail("the device did not describe its state") }
+            say("\(status.id): \(status.isLocked ? "locked" : "unlocked")")
+        }
+    }
+
+    struct Lock: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lock the device's screen.")
+        @OptionGroup var target: Target
+        func run() throws { try target.send(.lock) }
+    }
+
+    struct Unlock: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unlock the device with its passcode.")
+        @OptionGroup var target: Target
+        func run() throws { try target.send(.unlock) }
+    }
+
+    struct Reboot: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Restart the device: locked, and not unlocked since it started.")
+        @OptionGroup var target: Target
+        func run() throws { try target.send(.reboot) }
+    }
+}
