@@ -23,6 +23,13 @@ import WorldFile
         #expect(world.websites.first?.hosts.map(\.host) == ["example.com", "www.example.com", "support.example.com"])
     }
 
+    @Test func loadsTheWrappersWorld() throws {
+        let world = try World.load(contentsOf: Self.demo.deletingLastPathComponent().appending(path: "wrappers.yaml"))
+        let host = try #require(world.app(try BundleID("com.kishikawakatsumi.KeychainAccess.TestHost")))
+        #expect(host.entitlements.keychainAccessGroups == ["27AEDK3C9F.com.kishikawakatsumi.KeychainAccess.TestHost", "27AEDK3C9F.shared"])
+        #expect(world.devices.allSatisfy { $0.apps.count == world.apps.count })
+    }
+
     @Test func xcodeAddsTheIdentifiersItSigns() throws {
         let world = try World.parse(
             yaml: """
