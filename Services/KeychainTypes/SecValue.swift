@@ -82,6 +82,14 @@ extension SecValue: Codable {
         case date = "$date"
     }
 
+    /// Any key, to count an object's keys.
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let value):
@@ -112,7 +120,30 @@ extension SecValue: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        if let tagged = try? decoder.container(keyedBy: Tag.self), tagged.allKeys.count == 1 {
+        // Each failed attempt below throws (and builds) a DecodingError, so the likeliest kinds go
+        // first: text (most attribute values), then numbers and Booleans, and objects last.
+        if let container = try? decoder.singleValueContainer() {
+            if let value = try? container.decode(String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = try? container.decode(Int64.self) {
+                self = .integer(value)
+                return
+            }
+            if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+                return
+            }
+            if let value = try? container.decode(Double.self) {
+                self = .double(value)
+                return
+            }
+        }
+        // A tag stands for data or a date only when it is the object's one key.
+        if let tagged = try? decoder.container(keyedBy: Tag.self), tagged.allKeys.count == 1,
+            (try? decoder.container(keyedBy: AnyKey.self))?.allKeys.count == 1
+        {
             if let text = try tagged.decodeIfPresent(String.self, forKey: .data) {
                 guard let data = Data(base64Encoded: text) else {
                     throw DecodingError.dataCorruptedError(forKey: .data, in: tagged, debugDescription: "not base64")
@@ -129,15 +160,7 @@ extension SecValue: Codable {
             }
         }
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([SecValue].self) {
+        if let value = try? container.decode([SecValue].self) {
             self = .array(value)
         } else {
             self = .dictionary(try container.decode([String: SecValue].self))
