@@ -371,6 +371,7 @@ let package = Package(
                 "device",
                 "kclab",
                 "keychainlab-app",
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/Integration",
             swiftSettings: strictSettings
