@@ -74,7 +74,11 @@ import Testing
         let engine = F.engine()
         _ = await engine.add(Self.certificate(), client: F.one)
         _ = await engine.add(Self.key(), client: F.one)
-        let changed = await engine.update(Self.identity, attributesToUpdate: ["labl": .string("renamed"), "atag": .data(Data("t2".utf8))], client: F.one)
+        let changed = await engine.update(
+            Self.identity,
+            attributesToUpdate: ["labl": .string("renamed"), "atag": .data(Data("t2".utf8))],
+            client: F.one
+        )
         #expect(changed.status == .success)
         #expect(await engine.copyMatching(["class": .string("cert"), "labl": .string("renamed")], client: F.one).status == .success)
         #expect(await engine.copyMatching(["class": .string("keys"), "labl": .string("renamed")], client: F.one).status == .success)

@@ -154,9 +154,11 @@ extension AppCommand {
             let response = try target.client().send(DeviceRequest(.installUpdate, app: target.app))
             if let error = response.error { throw fail(error) }
             guard let app = response.app else { throw fail("the device did not describe the updated app") }
-            say(try JSONOutput.object([
-                ("bundleID", app.bundleID), ("appID", app.appID), ("teamID", app.teamID), ("accessGroups", app.accessGroups),
-            ]))
+            say(
+                try JSONOutput.object([
+                    ("bundleID", app.bundleID), ("appID", app.appID), ("teamID", app.teamID), ("accessGroups", app.accessGroups),
+                ])
+            )
         }
     }
 }
