@@ -6,8 +6,9 @@
 
 SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
-# use), SQLite for the stores, pkg-config to find them, curl for the transport tests.
-APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl
+# use), SQLite for the stores, pkg-config to find them, curl for the transport tests, nginx for
+# the website fixture.
+APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl nginx
 BIN := .build/debug
 
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
@@ -39,10 +40,10 @@ deps:
 	fi
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Tools Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Website Tools Tests Benchmarks
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Services Devices Tools Tests Benchmarks
+	$(SWIFT) format --in-place --recursive Package.swift Services Devices Website Tools Tests Benchmarks
 
 # Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
 build:

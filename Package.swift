@@ -51,6 +51,35 @@ let package = Package(
             path: "Services/CMSSupport",
             swiftSettings: strictSettings
         ),
+        /// Associated domains: entitlement entries, the AASA file model, and the rules that decide
+        /// a site's verdict (spec associations.md a–c), shared by associationd and kclab.
+        .target(
+            name: "SiteAssociation",
+            dependencies: ["CMSSupport"],
+            path: "Services/SiteAssociation",
+            swiftSettings: strictSettings
+        ),
+        /// Fetching association files as a device does (AsyncHTTPClient, no redirects, 128 KB).
+        .target(
+            name: "SiteAssociationFetch",
+            dependencies: [
+                "SiteAssociation",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Services/SiteAssociationFetch",
+            swiftSettings: strictSettings
+        ),
+        /// The website fixture: nginx serving a built world's hosts and association files over TLS.
+        .target(
+            name: "WebsiteFixture",
+            dependencies: ["WorldBuilder", "WorldFile"],
+            path: "Website/Fixture",
+            swiftSettings: strictSettings
+        ),
         /// Identity: teams, app IDs, entitlements, profiles, code signatures and bundle verification.
         .target(
             name: "AppIdentity",
@@ -264,7 +293,7 @@ let package = Package(
         /// Running a world: keychaind and devices as background processes, and talking to them.
         .target(
             name: "LabControl",
-            dependencies: ["DeviceProtocol", "KeychainTypes", "WorldBuilder", "WorldFile"],
+            dependencies: ["DeviceProtocol", "KeychainTypes", "WebsiteFixture", "WorldBuilder", "WorldFile"],
             path: "Tools/LabControl",
             swiftSettings: strictSettings
         ),
@@ -276,9 +305,12 @@ let package = Package(
                 "KeychainStore",
                 "KeychainTypes",
                 "LabControl",
+                "SiteAssociation",
+                "SiteAssociationFetch",
                 "WorldFile",
                 "WorldBuilder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tools/kclab",
             swiftSettings: strictSettings
@@ -371,9 +403,17 @@ let package = Package(
                 "device",
                 "kclab",
                 "keychainlab-app",
+                "WebsiteFixture",
+                "WorldBuilder",
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/Integration",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SiteAssociationTests",
+            dependencies: ["SiteAssociation", "CMSSupport", "WorldTestSupport"],
+            path: "Tests/SiteAssociationTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -9,6 +9,8 @@ public enum Lab {
     public struct Summary: Sendable {
         public var keychaind: String
         public var devices: [DeviceStatus]
+        /// Where nginx serves the world's websites, if it does.
+        public var websites: SiteRecord?
     }
 
     /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
@@ -20,6 +22,7 @@ public enum Lab {
         _ = try WorldBuilder(world: world, output: state.builtWorld, programs: LabProcesses.binaries).build()
         try? FileManager.default.removeItem(at: state.keychaindEndpoint)
         var record = LabRecord(worldFile: file.path, processes: [])
+        var websites: SiteRecord? = nil
         do {
             let keychaind = try LabProcesses.start(
                 "keychaind",
@@ -50,6 +53,13 @@ public enum Lab {
                     log: state.log("device-\(device.id)")
                 )
             }
+            try? FileManager.default.removeItem(at: state.siteFile)
+            if let (pid, site) = try startWebsites(world, state: state) {
+                record.processes.append(.init(name: "nginx", pid: pid))
+                try record.write(state)
+                try await waitForWebsites(site, pid: pid, state: state)
+                websites = site
+            }
         } catch {
             for process in record.processes.reversed() { await LabProcesses.stop(process.pid) }
             throw error
@@ -59,7 +69,7 @@ public enum Lab {
             devices.append(try DeviceClient(state: state, device: device.id).status())
         }
         let endpoint = (try? Data(contentsOf: state.keychaindEndpoint)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices)
+        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices, websites: websites)
     }
 
     /// Stops every process `up` started: devices first, then keychaind.

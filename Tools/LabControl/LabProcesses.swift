@@ -13,6 +13,11 @@ public enum LabProcesses {
 
     /// Starts `executable` in the background, its output going to `log`; it outlives this process.
     public static func start(_ executable: String, _ arguments: [String], log: URL) throws -> Int32 {
+        try start(at: binaries.appending(path: executable), arguments, log: log)
+    }
+
+    /// Starts the program at `url` in the background, its output going to `log`.
+    public static func start(at url: URL, _ arguments: [String], log: URL) throws -> Int32 {
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: log.path) {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -20,7 +25,7 @@ public enum LabProcesses {
         let output = try FileHandle(forWritingTo: log)
         output.seekToEndOfFile()
         let process = Process()
-        process.executableURL = binaries.appending(path: executable)
+        process.executableURL = url
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = output

@@ -8,6 +8,7 @@ public import Foundation
 ///   world/                   the built world
 ///   keychaind/               keychaind's database, keys and endpoint.json
 ///   devices/ID/              each device: installed apps, control.sock, ready.json
+///   websites/                nginx's configuration, logs and site.json (its address and hosts)
 ///   logs/NAME.log            each process's output
 /// ```
 public struct LabState: Sendable {
@@ -23,6 +24,8 @@ public struct LabState: Sendable {
     public var keychaind: URL { root.appending(path: "keychaind") }
     public var keychaindEndpoint: URL { keychaind.appending(path: "endpoint.json") }
     public var logs: URL { root.appending(path: "logs") }
+    public var websites: URL { root.appending(path: "websites") }
+    public var siteFile: URL { websites.appending(path: "site.json") }
 
     public func device(_ id: String) -> URL { root.appending(path: "devices/\(id)") }
     public func controlSocket(_ id: String) -> URL { device(id).appending(path: "control.sock") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `kclab`: the one command-line tool of KeychainLab.
 @main
@@ -12,7 +13,24 @@ struct Kclab: AsyncParsableCommand {
             """,
         subcommands: [
             WorldCommand.self, BundleCommand.self, UpCommand.self, DownCommand.self, StatusCommand.self, ResetCommand.self,
-            AppCommand.self, DeviceCommand.self, DemoCommand.self,
+            AppCommand.self, DeviceCommand.self, AASACommand.self, DemoCommand.self,
         ]
     )
+
+    /// Runs the command; a usage error (a missing or malformed argument) exits with status 2, as
+    /// every kclab command documents, rather than ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
 }

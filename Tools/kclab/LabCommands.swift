@@ -35,6 +35,10 @@ struct UpCommand: AsyncParsableCommand {
                 say("    REFUSED   \(bundleID): \(reasons.joined(separator: "; "))")
             }
         }
+        if let site = summary.websites {
+            say("websites  https://\(site.address):\(site.port) (nginx, by SNI) for \(site.hosts.joined(separator: ", "))")
+            say("    check one with: kclab aasa check \(site.hosts.first ?? "HOST") --state \(state)")
+        }
         say("stop with: kclab down --state \(state)")
     }
 }

@@ -1,0 +1,108 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+public import NIOSSL
+public import SiteAssociation
+
+/// Fetches association files as a device does: HTTPS only, the world's (or the system's) roots,
+/// no redirects followed, bodies decoded and cut one byte past the 128 KB limit.
+public final class SiteFetcher: Sendable {
+    private let client: HTTPClient
+    private let ports: [String: Int]
+    private let userAgent: String
+
+    /// - Parameters:
+    ///   - trustRoots: PEM roots the server must chain to; nil for the system's.
+    ///   - resolve: host → address (and port) to connect to instead of asking DNS, as curl's --resolve.
+    ///   - timeout: how long a request may take.
+    public init(
+        trustRoots: [NIOSSLCertificate]?,
+        resolve: [String: (address: String, port: Int?)] = [:],
+        timeout: Duration = .seconds(10),
+        userAgent: String = "com.apple.swcd (unknown version) CFNetwork/1494.0.7 Darwin/23.4.0"
+    ) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
+        let limit = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        configuration.timeout = .init(connect: limit, read: limit)
+        configuration.decompression = .enabled(limit: .none)
+        configuration.dnsOverride = resolve.mapValues(\.address)
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        ports = resolve.compactMapValues(\.port)
+        self.userAgent = userAgent
+    }
+
+    /// Closes the client; call once, when done.
+    public func shutdown() async {
+        let client = self.client
+        await Task { try? await client.shutdown() }.value
+    }
+
+    /// The URLs a device tries for `authority` (host or host:port), in order: `.well-known` then
+    /// the root path; iOS 8 knew only the root path (spec associations.md b.1).
+    public static func locations(for authority: String, rootOnly: Bool = false) -> [String] {
+        let root = "https://\(authority)/apple-app-site-association"
+        return rootOnly ? [root] : ["https://\(authority)/.well-known/apple-app-site-association", root]
+    }
+
+    /// Fetches the locations in order, stopping at the first that is not an HTTP refusal.
+    public func fetchFile(_ locations: [String]) async -> [FetchAttempt] {
+        var attempts: [FetchAttempt] = []
+        for location in locations {
+            let attempt = await fetch(location)
+            attempts.append(attempt)
+            if !SiteEvaluator.triesNextLocation(after: attempt) { break }
+        }
+        return attempts
+    }
+
+    /// One GET.
+    public func fetch(_ url: String) async -> FetchAttempt {
+        var target = url
+        if let parsed = URL(string: url), let host = parsed.host, parsed.port == nil, let port = ports[host] {
+            target = url.replacingOccurrences(of: "://\(host)", with: "://\(host):\(port)")
+        }
+        var request = HTTPClientRequest(url: target)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept", value: "*/*")
+        do {
+            let response = try await client.execute(request, timeout: .seconds(20))
+            var body = Data()
+            var truncated = false
+            for try await chunk in response.body {
+                body.append(contentsOf: chunk.readableBytesView)
+                if body.count > AssociationFile.maximumSize {
+                    body = body.prefix(AssociationFile.maximumSize + 1)
+                    truncated = true
+                    break
+                }
+            }
+            return FetchAttempt(
+                url: url,
+                outcome: .response(
+                    status: Int(response.status.code),
+                    contentType: response.headers.first(name: "Content-Type"),
+                    location: response.headers.first(name: "Location"),
+                    body: body,
+                    truncated: truncated
+                )
+            )
+        } catch {
+            return FetchAttempt(url: url, outcome: Self.outcome(of: error))
+        }
+    }
+
+    private static func outcome(of error: any Error) -> FetchAttempt.Outcome {
+        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            return .timeout
+        }
+        let text = String(describing: error)
+        if error is NIOSSLError || error is BoringSSLError || text.contains("handshake") || text.contains("certificate") || text.contains("SSL") {
+            return .untrustedServer(text)
+        }
+        return .unreachable(text)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import WebsiteFixture
+import WorldBuilder
+import WorldTestSupport
+
+/// The nginx fixture serves a world's association files over real TLS, and `kclab aasa check`
+/// judges them as a device would.
+@Suite(.serialized) struct WebsiteFixtureTests {
+    static let world = """
+        name: sites
+        teams: [{id: D3KQX62K1A, name: Example Web}]
+        apps:
+          - bundleID: com.example.DemoApp
+            team: D3KQX62K1A
+            entitlements: {com.apple.developer.associated-domains: [webcredentials:example.com]}
+        websites:
+          - domain: example.com
+            aasa:
+              content:
+                webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp, D3KQX62K1A.com.example.DemoAdminApp]}
+            subdomains:
+              - name: www
+                aasa:
+                  content:
+                    webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}
+              - name: support
+                aasa:
+                  signed: true
+                  content:
+                    webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}
+              - name: empty
+        """
+
+    struct Site {
+        let built: BuiltWorld
+        let port: Int
+
+        /// Runs `kclab aasa check` against the fixture, every host resolved to it.
+        func check(_ target: String, _ extra: [String] = []) throws -> (status: Int32, report: [String: Any]) {
+            let hosts = ["example.com", "www.example.com", "support.example.com", "empty.example.com", "unknown.example.com"]
+            var arguments = ["aasa", "check", target, "--json", "--trust", built.file("trust/web-root-ca.pem").path]
+            for host in hosts { arguments += ["--resolve", "\(host)=127.0.0.1:\(port)"] }
+            let result = try run(productsDirectory.appending(path: "kclab"), arguments + extra)
+            let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+            return (result.status, report)
+        }
+    }
+
+    func withSite(_ body: (Site) throws -> Void) async throws {
+        try await withBuiltWorld(Self.world) { built in
+            let port = try NginxProcess.freePort()
+            let nginx = try NginxProcess(
+                NginxConfiguration(world: built.world, layout: built.layout, prefix: built.layout.root.appending(path: "nginx"), port: port)
+            )
+            defer { nginx.stop() }
+            try body(Site(built: built, port: port))
+        }
+    }
+
+    static func failed(_ report: [String: Any]) -> [String] {
+        ((report["checks"] as? [[String: String]]) ?? []).filter { $0["result"] == "fail" }.compactMap { $0["rule"] }
+    }
+
+    @Test func servesPlainAndSignedFilesThatDevicesAccept() async throws {
+        try await withSite { site in
+            let plain = try site.check("example.com", ["--app", "D3KQX62K1A.com.example.DemoAdminApp"])
+            #expect(plain.status == 0 && plain.report["verdict"] as? String == "approved", "\(plain.report)")
+            #expect(plain.report["url"] as? String == "https://example.com/.well-known/apple-app-site-association")
+            let signed = try site.check("support.example.com", ["--app", "D3KQX62K1A.com.example.DemoApp"])
+            #expect(signed.report["verdict"] as? String == "approved", "\(signed.report)")
+            let rules = ((signed.report["checks"] as? [[String: String]]) ?? []).map { "\($0["rule"] ?? "")=\($0["result"] ?? "")" }
+            #expect(rules.contains("signature=pass"), "\(rules)")
+            let root = try site.check("https://www.example.com/apple-app-site-association", ["--app", "D3KQX62K1A.com.example.DemoApp"])
+            #expect(root.status == 0)
+        }
+    }
+
+    @Test func refusesWhatADeviceRefuses() async throws {
+        try await withSite { site in
+            let unlisted = try site.check("www.example.com", ["--app", "D3KQX62K1A.com.example.DemoAdminApp"])
+            #expect(unlisted.status == 1 && unlisted.report["verdict"] as? String == "denied")
+            #expect(Self.failed(unlisted.report) == ["app-listed"])
+            let missing = try site.check("empty.example.com")
+            #expect(missing.report["verdict"] as? String == "denied" && Self.failed(missing.report).contains("http-status"))
+            let wrongHost = try site.check("unknown.example.com")
+            #expect(wrongHost.report["verdict"] as? String == "denied" && Self.failed(wrongHost.report) == ["https-trust"], "\(wrongHost.report)")
+            let iOS8 = try site.check("example.com", ["--os", "ios:8"])
+            #expect(Self.failed(iOS8.report).contains("signed-file-required"))
+            let usage = try site.check("http://example.com/apple-app-site-association")
+            #expect(usage.status == 2)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import WebsiteFixture
+import WorldBuilder
+import WorldFile
+
+/// Where `kclab up` serves a world's websites: nginx on one loopback port, every host by SNI.
+public struct SiteRecord: Codable, Sendable {
+    public var address: String
+    public var port: Int
+    public var hosts: [String]
+
+    public static func read(_ state: LabState) -> SiteRecord? {
+        (try? Data(contentsOf: state.siteFile)).flatMap { try? JSONDecoder().decode(SiteRecord.self, from: $0) }
+    }
+
+    /// `HOST=ADDR:PORT` for each host, as `kclab aasa check --resolve` takes them.
+    public var resolutions: [String: (address: String, port: Int?)] {
+        Dictionary(uniqueKeysWithValues: hosts.map { ($0, (address, Optional(port))) })
+    }
+}
+
+extension Lab {
+    /// Starts nginx for the world's websites; nil when the world has none. Without nginx
+    /// installed the websites are skipped with a warning, so the keychain still comes up.
+    static func startWebsites(_ world: World, state: LabState) throws -> (pid: Int32, record: SiteRecord)? {
+        guard !world.websites.isEmpty else { return nil }
+        guard FileManager.default.isExecutableFile(atPath: NginxProcess.executable.path) else {
+            FileHandle.standardError.write(
+                Data("warning: nginx is not installed; the world's websites are not served (apt-get install nginx)\n".utf8)
+            )
+            return nil
+        }
+        let configuration = NginxConfiguration(
+            world: world,
+            layout: WorldLayout(root: state.builtWorld),
+            prefix: state.websites,
+            port: try NginxProcess.freePort()
+        )
+        try FileManager.default.createDirectory(at: state.websites.appending(path: "tmp"), withIntermediateDirectories: true)
+        let file = state.websites.appending(path: "nginx.conf")
+        try Data(configuration.text().utf8).write(to: file)
+        let pid = try LabProcesses.start(
+            at: NginxProcess.executable,
+            ["-p", state.websites.path, "-e", state.websites.appending(path: "error.log").path, "-c", file.path],
+            log: state.log("nginx")
+        )
+        let record = SiteRecord(address: configuration.address, port: configuration.port, hosts: configuration.hosts)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(record).write(to: state.siteFile, options: .atomic)
+        return (pid, record)
+    }
+
+    /// Waits until nginx accepts connections (10 seconds at most).
+    static func waitForWebsites(_ record: SiteRecord, pid: Int32, state: LabState) async throws {
+        for _ in 0..<200 {
+            guard LabProcesses.isAlive(pid) else {
+                throw LabFailure("nginx exited at start:\n\(LabProcesses.tail(state.websites.appending(path: "error.log")))")
+            }
+            if NginxProcess.accepts(record.address, record.port) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw LabFailure("nginx did not listen on \(record.address):\(record.port)")
+    }
+}

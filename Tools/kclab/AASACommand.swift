@@ -1,0 +1,154 @@
+import ArgumentParser
+import CMSSupport
+import Foundation
+import LabControl
+import NIOSSL
+import SiteAssociation
+import SiteAssociationFetch
+
+/// `kclab aasa …`: apple-app-site-association files.
+struct AASACommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aasa",
+        abstract: "Validate a site's apple-app-site-association file as a device would.",
+        subcommands: [Check.self]
+    )
+}
+
+extension AASACommand {
+    /// `kclab aasa check DOMAIN-or-URL …`
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch a site's association file and apply every rule a device applies; print each check and the verdict.",
+            discussion: """
+                Given a domain, the file is fetched from https://DOMAIN/.well-known/apple-app-site-association
+                and, when that is refused, from /apple-app-site-association (iOS 8: the root path only,
+                signed files only). Given a URL, exactly that URL is fetched. Redirects are not followed,
+                the server must be valid for the host, and at most 131,072 bytes are read.
+                The exit status is 0 when the site is approved, 1 when it is denied or pending, 2 for a
+                usage error. iOS 14 and later devices read the file through Apple's CDN, which caches it
+                for hours: this command asks the site itself, as ?mode=developer devices do.
+                """
+        )
+
+        @Argument(help: "A domain (example.com, example.com:8443) or the file's https URL.")
+        var target: String
+
+        @Option(help: "The app ID the file must list, such as ABCDE12345.com.example.app.")
+        var app: String?
+
+        @Option(help: "The service: webcredentials, applinks, activitycontinuation or appclips.")
+        var service = "webcredentials"
+
+        @Option(help: "PEM roots to trust for TLS and for signed files (default: the system's).")
+        var trust: String?
+
+        @Option(help: "Connect to ADDR[:PORT] for HOST instead of asking DNS (repeatable).")
+        var resolve: [String] = []
+
+        @Option(help: "The state folder of kclab up: trust its world's web root and reach its websites (nginx).")
+        var state: String?
+
+        @Option(help: "The device's OS, such as ios:17 or ios:8 (iOS 8 reads signed files only).")
+        var os = "ios:17"
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func run() async throws {
+            let service = try parsedService()
+            let version = try parsedOS()
+            let (host, locations) = try parsedTarget(rootOnly: version < 9)
+            let roots = try trustRoots()
+            var resolutions = try parsedResolve()
+            if let state {
+                guard let site = SiteRecord.read(LabState(root: URL(fileURLWithPath: state))) else {
+                    throw fail("no websites run in \(state): start them with kclab up (nginx must be installed)", code: 2)
+                }
+                resolutions.merge(site.resolutions) { given, _ in given }
+            }
+            let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions)
+            let attempts = await fetcher.fetchFile(locations)
+            await fetcher.shutdown()
+            let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)
+            let report = evaluator.evaluate(attempts, service: service, appID: app)
+            try print(report)
+            if report.verdict != .approved { throw ExitCode(1) }
+        }
+
+        private func print(_ report: SiteReport) throws {
+            if json {
+                let checks = report.checks.map { ["rule": $0.rule, "result": $0.result.rawValue, "detail": $0.detail] }
+                say(
+                    try JSONOutput.object([
+                        ("verdict", report.verdict.rawValue), ("url", report.url), ("checks", checks), ("services", report.services),
+                    ])
+                )
+                return
+            }
+            for check in report.checks { say(check.description) }
+            for (name, apps) in report.services.sorted(by: { $0.key < $1.key }) {
+                say("\(name): \(apps.isEmpty ? "(no apps)" : apps.joined(separator: ", "))")
+            }
+            say("verdict: \(report.verdict.rawValue) (\(report.url))")
+        }
+
+        private func parsedService() throws -> AssociationService {
+            guard let service = AssociationService(rawValue: service), service != .authsrv else {
+                throw ValidationError("--service must be webcredentials, applinks, activitycontinuation or appclips")
+            }
+            return service
+        }
+
+        private func parsedOS() throws -> Int {
+            let parts = os.split(separator: ":")
+            guard parts.count == 2, parts[0] == "ios" || parts[0] == "macos", let major = Int(parts[1].split(separator: ".")[0]) else {
+                throw ValidationError("--os must look like ios:17 or macos:14")
+            }
+            return parts[0] == "macos" ? major + 4 : major
+        }
+
+        private func parsedTarget(rootOnly: Bool) throws -> (host: String, locations: [String]) {
+            if target.contains("://") {
+                guard let url = URL(string: target), url.scheme == "https", let host = url.host else {
+                    throw ValidationError("'\(target)' is not an https URL: devices fetch association files over HTTPS only")
+                }
+                return (host.lowercased(), [target])
+            }
+            let authority = target.lowercased()
+            guard !authority.isEmpty, !authority.contains("/") else { throw ValidationError("'\(target)' is not a domain") }
+            let host = String(authority.split(separator: ":")[0])
+            return (host, SiteFetcher.locations(for: authority, rootOnly: rootOnly))
+        }
+
+        private func parsedResolve() throws -> [String: (address: String, port: Int?)] {
+            var map: [String: (address: String, port: Int?)] = [:]
+            for entry in resolve {
+                let sides = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                guard sides.count == 2, !sides[0].isEmpty else { throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'") }
+                let target = sides[1].split(separator: ":").map(String.init)
+                guard (1...2).contains(target.count), target.count == 1 || Int(target[1]) != nil else {
+                    throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'")
+                }
+                map[sides[0].lowercased()] = (target[0], target.count == 2 ? Int(target[1]) : nil)
+            }
+            return map
+        }
+
+        private func trustRoots() throws -> (tls: [NIOSSLCertificate]?, cms: TrustStore) {
+            let labRoots = state.map { LabState(root: URL(fileURLWithPath: $0)).builtWorld.appending(path: "trust/web-root-ca.pem").path }
+            let given = trust ?? labRoots
+            let path = given ?? "/etc/ssl/certs/ca-certificates.crt"
+            guard let pem = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("cannot read the trust roots at \(path)")
+            }
+            do {
+                let store = try TrustStore(pem: pem)
+                let tls = given == nil ? nil : try NIOSSLCertificate.fromPEMBytes(Array(pem))
+                return (tls, store)
+            } catch {
+                throw ValidationError("\(path) holds no PEM certificate: \(error)")
+            }
+        }
+    }
+}
