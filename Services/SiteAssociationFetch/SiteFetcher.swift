@@ -12,6 +12,7 @@ public final class SiteFetcher: Sendable {
     private let client: HTTPClient
     private let ports: [String: Int]
     private let userAgent: String
+    private let timeout: Duration
 
     /// - Parameters:
     ///   - trustRoots: PEM roots the server must chain to; nil for the system's.
@@ -33,6 +34,7 @@ public final class SiteFetcher: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         ports = resolve.compactMapValues(\.port)
         self.userAgent = userAgent
+        self.timeout = timeout
     }
 
     /// Closes the client; call once, when done.
@@ -68,11 +70,15 @@ public final class SiteFetcher: Sendable {
         var request = HTTPClientRequest(url: target)
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "*/*")
+        // The whole answer, body included, must arrive within the timeout: a server that trickles
+        // its file a byte at a time never trips a read timeout, yet a device gives up on it.
+        let deadline = ContinuousClock.now + timeout
         do {
-            let response = try await client.execute(request, timeout: .seconds(20))
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
             var body = Data()
             var truncated = false
             for try await chunk in response.body {
+                if ContinuousClock.now > deadline { return FetchAttempt(url: url, outcome: .timeout) }
                 body.append(contentsOf: chunk.readableBytesView)
                 if body.count > AssociationFile.maximumSize {
                     body = body.prefix(AssociationFile.maximumSize + 1)

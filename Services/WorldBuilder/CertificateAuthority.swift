@@ -128,24 +128,26 @@ extension ArtifactStore {
 
     /// The certificate at `path` for `subject`, issued by `issuer` (self-signed when `nil`), with
     /// its key beside it; kept while its inputs are unchanged and it has more than a day to live.
+    /// An `expired` certificate (for refusal demos) was valid for a month and ended yesterday.
     mutating func identity(
         _ path: String,
         subject: DistinguishedName,
         profile: CertificateProfile,
         issuer: Identity?,
-        now: Date
+        now: Date,
+        expired: Bool = false
     ) throws(BuildError) -> Identity {
         let key = try key(WorldLayout.key(for: path))
         let publicKey = Certificate.PublicKey(key.publicKey)
         let issuerDER = issuer?.certificateDER ?? Data()
         let fingerprint = Self.fingerprint([
             Data("certificate-v1".utf8), Data(subject.description.utf8), Data("\(profile)".utf8),
-            issuerDER, key.publicKey.derRepresentation,
+            issuerDER, key.publicKey.derRepresentation, Data((expired ? "expired" : "").utf8),
         ])
         let pem = try produce(
             path,
             fingerprint: fingerprint,
-            isCurrent: { data in Self.certificate(data).map { $0.notValidAfter > now.addingTimeInterval(86_400) } ?? false },
+            isCurrent: { data in expired || Self.certificate(data).map { $0.notValidAfter > now.addingTimeInterval(86_400) } ?? false },
             make: { () throws(BuildError) -> Data in
                 do {
                     let issuerKey = issuer.map { Certificate.PrivateKey($0.key) } ?? Certificate.PrivateKey(key)
@@ -153,8 +155,8 @@ extension ArtifactStore {
                         version: .v3,
                         serialNumber: Certificate.SerialNumber(),
                         publicKey: publicKey,
-                        notValidBefore: now.addingTimeInterval(-300),
-                        notValidAfter: now.addingTimeInterval(Double(profile.lifetimeDays) * 86_400),
+                        notValidBefore: now.addingTimeInterval(expired ? -31 * 86_400 : -300),
+                        notValidAfter: now.addingTimeInterval(expired ? -86_400 : Double(profile.lifetimeDays) * 86_400),
                         issuer: issuer?.certificate.subject ?? subject,
                         subject: subject,
                         signatureAlgorithm: .ecdsaWithSHA256,

@@ -4,7 +4,16 @@ import WorldFile
 /// Writes the apple-app-site-association file each host serves: the JSON as it is, or signed with
 /// `openssl smime` exactly as seed 002's Listing 2 does.
 enum SiteAssociationWriter {
-    static func write(_ file: SiteAssociationFile, host: String, identity: Identity, store: inout ArtifactStore) throws(BuildError) {
+    /// Writes `file` for `host`; a signed file is signed by `identity`, whose certificate is the one
+    /// at `signerHost`'s folder (the host's own, unless a broken site borrows another's).
+    static func write(
+        _ file: SiteAssociationFile,
+        host: String,
+        identity: Identity,
+        signerHost: String? = nil,
+        store: inout ArtifactStore
+    ) throws(BuildError) {
+        let signer = signerHost ?? host
         let path = WorldLayout.siteAssociation(host)
         _ = try store.put(path + ".json", file.json)
         guard file.signed else {
@@ -20,8 +29,8 @@ enum SiteAssociationWriter {
                 try OpenSSLCommand.run([
                     "smime", "-sign",
                     "-in", root.appending(path: path + ".json").path,
-                    "-inkey", root.appending(path: WorldLayout.key(for: WorldLayout.hostCertificate(host))).path,
-                    "-signer", root.appending(path: WorldLayout.hostCertificate(host)).path,
+                    "-inkey", root.appending(path: WorldLayout.key(for: WorldLayout.hostCertificate(signer))).path,
+                    "-signer", root.appending(path: WorldLayout.hostCertificate(signer)).path,
                     "-certfile", root.appending(path: WorldLayout.webCA).path,
                     "-noattr", "-nodetach", "-outform", "DER",
                 ])

@@ -99,6 +99,24 @@ struct TrustHierarchy {
         return (developerCA, signer)
     }
 
+    /// A web intermediate under the look-alike root, for a TLS certificate no device trusts.
+    static func makeUntrustedWebCA(_ store: inout ArtifactStore, now: Date) throws(BuildError) -> Identity {
+        let root = try store.identity(
+            "untrusted/web-root-ca.pem",
+            subject: name("KeychainLab Web Root CA", unit: "Stands in for public web CAs"),
+            profile: .root,
+            issuer: nil,
+            now: now
+        )
+        return try store.identity(
+            "untrusted/web-ca.pem",
+            subject: name("KeychainLab Web CA", unit: "Issues TLS certificates"),
+            profile: .intermediate,
+            issuer: root,
+            now: now
+        )
+    }
+
     /// A team's code-signing identity, named as Xcode shows it: `Apple Development: NAME (TEAMID)`.
     static func teamSigner(_ store: inout ArtifactStore, team: Team, path: String, issuer: Identity, now: Date) throws(BuildError) -> Identity {
         let subject: DistinguishedName

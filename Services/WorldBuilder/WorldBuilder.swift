@@ -70,6 +70,7 @@ public struct WorldBuilder: Sendable {
             _ = try store.put("devices/\(device.id)/device-chain.pem", identity.chainPEM)
         }
         for site in world.websites {
+            var domainIdentity: Identity? = nil
             for (host, aasa) in site.hosts {
                 let identity = try store.identity(
                     WorldLayout.hostCertificate(host),
@@ -78,10 +79,22 @@ public struct WorldBuilder: Sendable {
                     issuer: trust.webCA,
                     now: now
                 )
+                if host == site.domain { domainIdentity = identity }
                 _ = try store.put("websites/\(host)/fullchain.pem", identity.chainPEM)
                 if let aasa {
                     try SiteAssociationWriter.write(aasa, host: host, identity: identity, store: &store)
                 }
+            }
+            if let domainIdentity, site.brokenSites {
+                let untrustedWebCA = try TrustHierarchy.makeUntrustedWebCA(&store, now: now)
+                try BrokenSiteWriter.write(
+                    site,
+                    domainIdentity: domainIdentity,
+                    webCA: trust.webCA,
+                    untrustedWebCA: untrustedWebCA,
+                    store: &store,
+                    now: now
+                )
             }
         }
         for service in WorldLayout.services {

@@ -2,7 +2,7 @@ import AppIdentity
 import Foundation
 
 extension Website {
-    static let keys = ["domain", "aasa", "subdomains"]
+    static let keys = ["domain", "aasa", "subdomains", "brokenSites"]
     static let subdomainKeys = ["name", "aasa"]
 
     init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
@@ -30,7 +30,8 @@ extension Website {
         self.init(
             domain: domain,
             aasa: try mapping.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) },
-            subdomains: subdomains
+            subdomains: subdomains,
+            brokenSites: try mapping.optional("brokenSites")?.bool() ?? false
         )
     }
 

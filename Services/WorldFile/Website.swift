@@ -8,12 +8,20 @@ public struct Website: Hashable, Sendable {
     public var aasa: SiteAssociationFile?
     /// Subdomains (`www`, `support`), each serving its own file (seed 002).
     public var subdomains: [Subdomain]
+    /// Whether the fixture also serves the catalogue of broken sites, `KIND.bad.DOMAIN`.
+    public var brokenSites: Bool
 
     /// A website from its parts.
-    public init(domain: String, aasa: SiteAssociationFile? = nil, subdomains: [Subdomain] = []) {
+    public init(domain: String, aasa: SiteAssociationFile? = nil, subdomains: [Subdomain] = [], brokenSites: Bool = false) {
         self.domain = domain
         self.aasa = aasa
         self.subdomains = subdomains
+        self.brokenSites = brokenSites
+    }
+
+    /// The broken sites' hosts, when asked for.
+    public var brokenHosts: [(host: String, kind: BrokenSite)] {
+        brokenSites ? BrokenSite.allCases.map { ($0.host(for: domain), $0) } : []
     }
 
     /// Every host of the site with the file it serves: the domain first, then each subdomain.

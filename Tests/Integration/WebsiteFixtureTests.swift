@@ -16,6 +16,7 @@ import WorldTestSupport
             entitlements: {com.apple.developer.associated-domains: [webcredentials:example.com]}
         websites:
           - domain: example.com
+            brokenSites: true
             aasa:
               content:
                 webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp, D3KQX62K1A.com.example.DemoAdminApp]}
@@ -35,10 +36,11 @@ import WorldTestSupport
     struct Site {
         let built: BuiltWorld
         let port: Int
+        let nginx: NginxConfiguration
 
         /// Runs `kclab aasa check` against the fixture, every host resolved to it.
         func check(_ target: String, _ extra: [String] = []) throws -> (status: Int32, report: [String: Any]) {
-            let hosts = ["example.com", "www.example.com", "support.example.com", "empty.example.com", "unknown.example.com"]
+            let hosts = nginx.hosts + ["unknown.example.com"]
             var arguments = ["aasa", "check", target, "--json", "--trust", built.file("trust/web-root-ca.pem").path]
             for host in hosts { arguments += ["--resolve", "\(host)=127.0.0.1:\(port)"] }
             let result = try run(productsDirectory.appending(path: "kclab"), arguments + extra)
@@ -50,11 +52,15 @@ import WorldTestSupport
     func withSite(_ body: (Site) throws -> Void) async throws {
         try await withBuiltWorld(Self.world) { built in
             let port = try NginxProcess.freePort()
-            let nginx = try NginxProcess(
-                NginxConfiguration(world: built.world, layout: built.layout, prefix: built.layout.root.appending(path: "nginx"), port: port)
+            let configuration = NginxConfiguration(
+                world: built.world,
+                layout: built.layout,
+                prefix: built.layout.root.appending(path: "nginx"),
+                port: port
             )
+            let nginx = try NginxProcess(configuration)
             defer { nginx.stop() }
-            try body(Site(built: built, port: port))
+            try body(Site(built: built, port: port, nginx: configuration))
         }
     }
 
@@ -73,6 +79,45 @@ import WorldTestSupport
             #expect(rules.contains("signature=pass"), "\(rules)")
             let root = try site.check("https://www.example.com/apple-app-site-association", ["--app", "D3KQX62K1A.com.example.DemoApp"])
             #expect(root.status == 0)
+        }
+    }
+
+    static func rules(_ report: [String: Any], _ result: String) -> [String] {
+        ((report["checks"] as? [[String: String]]) ?? []).filter { $0["result"] == result }.compactMap { $0["rule"] }
+    }
+
+    /// Each broken site of the catalogue, with the verdict a device reaches and the rule that decides.
+    static let catalogue: [(kind: String, verdict: String, rule: String, result: String)] = [
+        ("redirect-301", "denied", "no-redirects", "fail"), ("redirect-http", "denied", "no-redirects", "fail"),
+        ("status-404", "denied", "http-status", "fail"), ("status-403", "denied", "http-status", "fail"),
+        ("flaky-500", "pending", "http-status", "fail"), ("status-503", "pending", "http-status", "fail"),
+        ("oversized", "denied", "size-limit", "fail"), ("exact-limit", "approved", "size-limit", "pass"),
+        ("invalid-json", "denied", "json-syntax", "fail"), ("bom", "approved", "byte-order-mark", "warn"),
+        ("app-missing", "denied", "app-listed", "fail"), ("no-team-prefix", "denied", "app-listed", "fail"),
+        ("signed-other-domain", "denied", "signature", "fail"), ("expired-certificate", "denied", "https-trust", "fail"),
+        ("untrusted-ca", "denied", "https-trust", "fail"), ("wrong-content-type", "approved", "content-type", "warn"),
+        ("slow", "pending", "timeout", "fail"),
+    ]
+
+    @Test func theBrokenSitesFailAsDevicesFailThem() async throws {
+        try await withSite { site in
+            for (kind, verdict, rule, result) in Self.catalogue {
+                let host = "\(kind).bad.example.com"
+                let answer = try site.check(host, ["--app", "D3KQX62K1A.com.example.DemoApp", "--timeout", "2"])
+                #expect(answer.report["verdict"] as? String == verdict, "\(host): \(answer.report)")
+                #expect(Self.rules(answer.report, result).contains(rule), "\(host): \(answer.report)")
+                #expect(answer.status == (verdict == "approved" ? 0 : 1))
+            }
+            let noPrefix = try site.check("no-team-prefix.bad.example.com")
+            #expect(Self.rules(noPrefix.report, "warn").contains("app-id-format"))
+            let downgrade = try site.check("redirect-http.bad.example.com")
+            #expect(((downgrade.report["checks"] as? [[String: String]]) ?? []).contains { $0["detail"]?.contains("plain http") == true })
+
+            // The flaky site recovers once the lab says so: pending sites are worth retrying.
+            try FileManager.default.createDirectory(at: site.nginx.recoveryFolder, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: site.nginx.recoveryFolder.appending(path: "flaky-500.bad.example.com").path, contents: Data())
+            let recovered = try site.check("flaky-500.bad.example.com", ["--app", "D3KQX62K1A.com.example.DemoApp"])
+            #expect(recovered.report["verdict"] as? String == "approved", "\(recovered.report)")
         }
     }
 

@@ -52,6 +52,9 @@ extension AASACommand {
         @Option(help: "The device's OS, such as ios:17 or ios:8 (iOS 8 reads signed files only).")
         var os = "ios:17"
 
+        @Option(help: "Seconds the whole answer may take before the site counts as timed out (pending).")
+        var timeout = 10
+
         @Flag(help: "Print one JSON object.")
         var json = false
 
@@ -67,7 +70,8 @@ extension AASACommand {
                 }
                 resolutions.merge(site.resolutions) { given, _ in given }
             }
-            let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions)
+            guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1 to 120 seconds") }
+            let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions, timeout: .seconds(timeout))
             let attempts = await fetcher.fetchFile(locations)
             await fetcher.shutdown()
             let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)

@@ -36,7 +36,10 @@ struct UpCommand: AsyncParsableCommand {
             }
         }
         if let site = summary.websites {
-            say("websites  https://\(site.address):\(site.port) (nginx, by SNI) for \(site.hosts.joined(separator: ", "))")
+            let broken = site.hosts.filter { $0.contains(".bad.") }
+            let named = site.hosts.filter { !$0.contains(".bad.") }.joined(separator: ", ")
+            let catalogue = broken.isEmpty ? "" : " and \(broken.count) broken sites (KIND.bad.DOMAIN)"
+            say("websites  https://\(site.address):\(site.port) (nginx, by SNI) for \(named)\(catalogue)")
             say("    check one with: kclab aasa check \(site.hosts.first ?? "HOST") --state \(state)")
         }
         say("stop with: kclab down --state \(state)")

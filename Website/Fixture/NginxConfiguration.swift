@@ -22,10 +22,13 @@ public struct NginxConfiguration: Sendable {
         self.port = port
     }
 
-    /// Every host the configuration serves.
+    /// Every host the configuration serves: the world's, then the broken sites'.
     public var hosts: [String] {
-        world.websites.flatMap { $0.hosts.map(\.host) }
+        world.websites.flatMap { $0.hosts.map(\.host) + $0.brokenHosts.map(\.host) }
     }
+
+    /// The folder whose `HOST` files make a `flaky-500` site recover.
+    public var recoveryFolder: URL { prefix.appending(path: "recovered") }
 
     /// The configuration file's text.
     public func text() -> String {
@@ -33,6 +36,9 @@ public struct NginxConfiguration: Sendable {
         for site in world.websites {
             for (host, file) in site.hosts {
                 servers.append(server(host: host, file: file))
+            }
+            for (host, kind) in site.brokenHosts {
+                servers.append(server(host: host, locations: brokenLocations(host: host, kind: kind, domain: site.domain)))
             }
         }
         // Run as root (tests in containers), nginx would hand the workers to `nobody`, who cannot
@@ -61,22 +67,50 @@ public struct NginxConfiguration: Sendable {
             """
     }
 
-    private func server(host: String, file: WorldFile.SiteAssociationFile?) -> String {
-        let folder = layout.url("websites/\(host)").path
-        var locations = ""
-        if let file {
-            let type = file.signed ? "application/pkcs7-mime" : "application/json"
-            let source = layout.url(WorldLayout.siteAssociation(host)).path
-            for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
-                locations += """
-                            location = \(path) {
-                                default_type \(type);
-                                alias \(source);
-                            }
+    private static let paths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
 
-                    """
-            }
+    private func server(host: String, file: WorldFile.SiteAssociationFile?) -> String {
+        guard let file else { return server(host: host, locations: "") }
+        return server(host: host, locations: serving(host: host, type: file.signed ? "application/pkcs7-mime" : "application/json"))
+    }
+
+    /// Both locations answering with the host's file as `type`, after `extra` directives.
+    private func serving(host: String, type: String, extra: String = "") -> String {
+        let source = layout.url(WorldLayout.siteAssociation(host)).path
+        return Self.paths.map { path in
+            """
+                    location = \(path) {
+            \(extra)            default_type \(type);
+                        alias \(source);
+                    }
+
+            """
+        }.joined()
+    }
+
+    /// Both locations answering with only `directives`.
+    private func answering(_ directives: String) -> String {
+        Self.paths.map { "        location = \($0) { \(directives) }\n" }.joined()
+    }
+
+    private func brokenLocations(host: String, kind: BrokenSite, domain: String) -> String {
+        switch kind {
+        case .redirect301: answering("return 301 https://\(domain)/.well-known/apple-app-site-association;")
+        case .redirectHTTP: answering("return 302 http://\(host)/apple-app-site-association;")
+        case .status404: answering("return 404;")
+        case .status403: answering("return 403;")
+        case .status503: answering("return 503;")
+        case .flaky500:
+            serving(host: host, type: "application/json", extra: "            if (!-f \(recoveryFolder.path)/\(host)) { return 500; }\n")
+        case .signedByOtherDomain: serving(host: host, type: "application/pkcs7-mime")
+        case .wrongContentType: serving(host: host, type: "text/plain")
+        case .slow: serving(host: host, type: "application/json", extra: "            limit_rate 1;\n")
+        default: serving(host: host, type: "application/json")
         }
+    }
+
+    private func server(host: String, locations: String) -> String {
+        let folder = layout.url("websites/\(host)").path
         return """
                 server {
                     listen \(address):\(port) ssl;

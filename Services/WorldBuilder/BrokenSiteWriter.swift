@@ -1,0 +1,63 @@
+import Foundation
+import WorldFile
+
+/// Writes the catalogue of broken sites of a website (`brokenSites: true`): for each host its TLS
+/// identity (an expired one, or one from a CA no device trusts, where that is the fault) and the
+/// file it serves, derived from the domain's own file. How each is served is the nginx fixture's.
+enum BrokenSiteWriter {
+    /// The file a site without one of its own starts from.
+    static let emptyFile = Data(#"{"webcredentials":{"apps":[]}}"#.utf8)
+
+    static func write(
+        _ site: Website,
+        domainIdentity: Identity,
+        webCA: Identity,
+        untrustedWebCA: Identity,
+        store: inout ArtifactStore,
+        now: Date
+    ) throws(BuildError) {
+        let base = site.aasa?.json ?? emptyFile
+        for (host, kind) in site.brokenHosts {
+            let issuer = kind == .untrustedCA ? untrustedWebCA : webCA
+            let identity = try store.identity(
+                WorldLayout.hostCertificate(host),
+                subject: TrustHierarchy.name(host, organization: "KeychainLab Websites"),
+                profile: .tlsServer(hosts: [host], loopback: false),
+                issuer: issuer,
+                now: now,
+                expired: kind == .expiredCertificate
+            )
+            _ = try store.put("websites/\(host)/fullchain.pem", identity.chainPEM)
+            let file = SiteAssociationFile(json: content(kind, base: base), signed: kind == .signedByOtherDomain)
+            try SiteAssociationWriter.write(
+                file,
+                host: host,
+                identity: kind == .signedByOtherDomain ? domainIdentity : identity,
+                signerHost: kind == .signedByOtherDomain ? site.domain : nil,
+                store: &store
+            )
+        }
+    }
+
+    /// The bytes a broken site serves.
+    static func content(_ kind: BrokenSite, base: Data) -> Data {
+        switch kind {
+        case .oversized: padded(base, to: 131_073)
+        case .exactLimit: padded(base, to: 131_072)
+        case .invalidJSON: Data(String(decoding: base, as: UTF8.self).dropLast().utf8) + Data(",}".utf8)
+        case .byteOrderMark: Data([0xEF, 0xBB, 0xBF]) + base
+        case .appMissing: Data(#"{"webcredentials":{"apps":["ZZZZZZZZZZ.com.example.SomeoneElse"]}}"#.utf8)
+        case .noTeamPrefix: Data(String(decoding: base, as: UTF8.self).replacing(/"[A-Z0-9]{10}\./, with: "\"").utf8)
+        default: base
+        }
+    }
+
+    /// `base` with a `pad` member that brings it to exactly `size` bytes.
+    static func padded(_ base: Data, to size: Int) -> Data {
+        let text = String(decoding: base, as: UTF8.self)
+        let rest = text.dropFirst()  // after "{"
+        let separator = rest.hasPrefix("}") ? "" : ","
+        let overhead = #"{"pad":""#.utf8.count + 1 + separator.utf8.count + rest.utf8.count
+        return Data((#"{"pad":""# + String(repeating: "x", count: max(0, size - overhead)) + "\"" + separator + rest).utf8)
+    }
+}
