@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
@@ -186,6 +187,34 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Services/KeychainService",
+            swiftSettings: strictSettings
+        ),
+        /// The Apple-like CDN: association files fetched from each site and cached.
+        .target(
+            name: "AppleCDN",
+            dependencies: [
+                "ServiceSupport",
+                "SiteAssociation",
+                "SiteAssociationFetch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Services/AppleCDN",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "cdn",
+            dependencies: [
+                "AppleCDN",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/cdn",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -401,6 +430,7 @@ let package = Package(
                 "WorldTestSupport",
                 "keychaind",
                 "device",
+                "cdn",
                 "kclab",
                 "keychainlab-app",
                 "WebsiteFixture",
@@ -408,6 +438,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/Integration",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppleCDNTests",
+            dependencies: ["AppleCDN", "SiteAssociation"],
+            path: "Tests/AppleCDNTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -424,7 +460,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KclabTests",
-            dependencies: ["kclab", "keychaind", "device", "demo-app", "LabControl", "WorldTestSupport"],
+            dependencies: ["kclab", "keychaind", "device", "cdn", "demo-app", "LabControl", "WorldTestSupport"],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings
         ),

@@ -19,6 +19,19 @@ public enum TLSIdentities {
         return configuration
     }
 
+    /// A public server (the CDN): its identity, no client certificate asked for.
+    public static func publicServer(world: URL, service: String) throws -> TLSConfiguration {
+        var configuration = try server(world: world, service: service)
+        configuration.certificateVerification = .none
+        configuration.trustRoots = nil
+        return configuration
+    }
+
+    /// The roots devices trust for websites: `trust/web-root-ca.pem`.
+    public static func webRoots(world: URL) throws -> [NIOSSLCertificate] {
+        try NIOSSLCertificate.fromPEMFile(WorldLayout(root: world).url(WorldLayout.webRootCA).path)
+    }
+
     /// A device's client side: its certificate chain and key, trusting the world's web root for servers.
     public static func deviceClient(world: URL, device: String) throws -> TLSConfiguration {
         let layout = WorldLayout(root: world)

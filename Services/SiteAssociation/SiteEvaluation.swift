@@ -40,6 +40,13 @@ public struct SiteReport: Sendable, Hashable {
     public var checks: [Check]
     /// The app IDs each service of the file names.
     public var services: [String: [String]]
+
+    public init(verdict: Verdict, url: String, checks: [Check], services: [String: [String]]) {
+        self.verdict = verdict
+        self.url = url
+        self.checks = checks
+        self.services = services
+    }
 }
 
 /// Applies the fetching and file rules to what was fetched; one implementation for associationd

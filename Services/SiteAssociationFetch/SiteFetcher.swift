@@ -63,6 +63,11 @@ public final class SiteFetcher: Sendable {
 
     /// One GET.
     public func fetch(_ url: String) async -> FetchAttempt {
+        await fetchWithHeaders(url).attempt
+    }
+
+    /// One GET, and the answer's headers (lower-cased names) for callers that read more of them.
+    public func fetchWithHeaders(_ url: String) async -> (attempt: FetchAttempt, headers: [String: String]) {
         var target = url
         if let parsed = URL(string: url), let host = parsed.host, parsed.port == nil, let port = ports[host] {
             target = url.replacingOccurrences(of: "://\(host)", with: "://\(host):\(port)")
@@ -78,7 +83,7 @@ public final class SiteFetcher: Sendable {
             var body = Data()
             var truncated = false
             for try await chunk in response.body {
-                if ContinuousClock.now > deadline { return FetchAttempt(url: url, outcome: .timeout) }
+                if ContinuousClock.now > deadline { return (FetchAttempt(url: url, outcome: .timeout), [:]) }
                 body.append(contentsOf: chunk.readableBytesView)
                 if body.count > AssociationFile.maximumSize {
                     body = body.prefix(AssociationFile.maximumSize + 1)
@@ -86,7 +91,7 @@ public final class SiteFetcher: Sendable {
                     break
                 }
             }
-            return FetchAttempt(
+            let attempt = FetchAttempt(
                 url: url,
                 outcome: .response(
                     status: Int(response.status.code),
@@ -96,8 +101,10 @@ public final class SiteFetcher: Sendable {
                     truncated: truncated
                 )
             )
+            let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+            return (attempt, headers)
         } catch {
-            return FetchAttempt(url: url, outcome: Self.outcome(of: error))
+            return (FetchAttempt(url: url, outcome: Self.outcome(of: error)), [:])
         }
     }
 

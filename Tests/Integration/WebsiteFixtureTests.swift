@@ -1,4 +1,5 @@
 import Foundation
+import LabControl
 import Testing
 import WebsiteFixture
 import WorldBuilder
@@ -134,6 +135,50 @@ import WorldTestSupport
             #expect(Self.failed(iOS8.report).contains("signed-file-required"))
             let usage = try site.check("http://example.com/apple-app-site-association")
             #expect(usage.status == 2)
+        }
+    }
+}
+
+/// The lab's Apple-like CDN: what iOS 14+ devices read, and why a changed file does not reach them.
+@Suite(.serialized) struct CDNLabTests {
+    static let world = """
+        name: cdn
+        teams: [{id: D3KQX62K1A}]
+        apps: [{bundleID: com.example.DemoApp, team: D3KQX62K1A}]
+        websites:
+          - domain: example.com
+            aasa: {content: {webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}}}
+            subdomains: [{name: gone}]
+        """
+
+    static func check(_ lab: RunningLab, _ arguments: [String]) throws -> (status: Int32, report: [String: Any]) {
+        let result = try lab.kclab(["aasa", "check", "--json"] + arguments)
+        return (result.status, (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:])
+    }
+
+    static func check(_ report: [String: Any], _ rule: String) -> [String: String]? {
+        ((report["checks"] as? [[String: String]]) ?? []).first { $0["rule"] == rule }
+    }
+
+    @Test func devicesReadTheCDNsCopyUntilItExpires() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(lab.summary.cdn != nil)
+            let first = try Self.check(lab, ["example.com", "--cdn", "--app", "D3KQX62K1A.com.example.DemoApp"])
+            #expect(first.status == 0 && Self.check(first.report, "cdn")?["result"] == "pass", "\(first.report)")
+            #expect(Self.check(first.report, "cdn-copy")?["result"] == "pass")
+
+            // The site drops the app from its file: the site says so at once, the CDN does not.
+            let served = lab.state.builtWorld.appending(path: "websites/example.com/apple-app-site-association")
+            try Data(#"{"webcredentials":{"apps":[]}}"#.utf8).write(to: served)
+            let direct = try Self.check(lab, ["example.com", "--app", "D3KQX62K1A.com.example.DemoApp"])
+            #expect(direct.status == 1)
+            let cached = try Self.check(lab, ["example.com", "--cdn", "--app", "D3KQX62K1A.com.example.DemoApp"])
+            #expect(cached.status == 0, "iOS 14+ devices still get the old copy")
+            #expect(Self.check(cached.report, "cdn-copy")?["result"] == "warn")
+            #expect(Self.check(cached.report, "cdn-copy")?["detail"]?.contains("mode=developer") == true)
+
+            let missing = try Self.check(lab, ["gone.example.com", "--cdn"])
+            #expect(missing.status == 1 && Self.check(missing.report, "cdn")?["detail"]?.contains("SWCERR00101 Bad HTTP Response: 404") == true)
         }
     }
 }

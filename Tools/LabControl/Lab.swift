@@ -11,6 +11,8 @@ public enum Lab {
         public var devices: [DeviceStatus]
         /// Where nginx serves the world's websites, if it does.
         public var websites: SiteRecord?
+        /// The Apple-like CDN's URL, when there are websites.
+        public var cdn: String?
     }
 
     /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
@@ -23,6 +25,7 @@ public enum Lab {
         try? FileManager.default.removeItem(at: state.keychaindEndpoint)
         var record = LabRecord(worldFile: file.path, processes: [])
         var websites: SiteRecord? = nil
+        var cdn: String? = nil
         do {
             let keychaind = try LabProcesses.start(
                 "keychaind",
@@ -59,6 +62,17 @@ public enum Lab {
                 try record.write(state)
                 try await waitForWebsites(site, pid: pid, state: state)
                 websites = site
+                try? FileManager.default.removeItem(at: state.cdnEndpoint)
+                let resolve = site.hosts.flatMap { ["--resolve", "\($0)=\(site.address):\(site.port)"] }
+                let cdnPID = try LabProcesses.start(
+                    "cdn",
+                    ["--world", state.builtWorld.path, "--state", state.cdn.path, "--port", "0"] + resolve,
+                    log: state.log("cdn")
+                )
+                record.processes.append(.init(name: "cdn", pid: cdnPID))
+                try record.write(state)
+                try await LabProcesses.waitFor(state.cdnEndpoint, process: cdnPID, name: "cdn", log: state.log("cdn"))
+                cdn = SiteRecord.endpointURL(state.cdnEndpoint)
             }
         } catch {
             for process in record.processes.reversed() { await LabProcesses.stop(process.pid) }
@@ -69,7 +83,7 @@ public enum Lab {
             devices.append(try DeviceClient(state: state, device: device.id).status())
         }
         let endpoint = (try? Data(contentsOf: state.keychaindEndpoint)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices, websites: websites)
+        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices, websites: websites, cdn: cdn)
     }
 
     /// Stops every process `up` started: devices first, then keychaind.

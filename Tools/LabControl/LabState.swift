@@ -9,6 +9,7 @@ public import Foundation
 ///   keychaind/               keychaind's database, keys and endpoint.json
 ///   devices/ID/              each device: installed apps, control.sock, ready.json
 ///   websites/                nginx's configuration, logs and site.json (its address and hosts)
+///   cdn/                     the Apple-like CDN's endpoint.json
 ///   logs/NAME.log            each process's output
 /// ```
 public struct LabState: Sendable {
@@ -26,6 +27,8 @@ public struct LabState: Sendable {
     public var logs: URL { root.appending(path: "logs") }
     public var websites: URL { root.appending(path: "websites") }
     public var siteFile: URL { websites.appending(path: "site.json") }
+    public var cdn: URL { root.appending(path: "cdn") }
+    public var cdnEndpoint: URL { cdn.appending(path: "endpoint.json") }
 
     public func device(_ id: String) -> URL { root.appending(path: "devices/\(id)") }
     public func controlSocket(_ id: String) -> URL { device(id).appending(path: "control.sock") }

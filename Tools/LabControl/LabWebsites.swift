@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import WebsiteFixture
 import WorldBuilder
 import WorldFile
@@ -11,6 +11,11 @@ public struct SiteRecord: Codable, Sendable {
 
     public static func read(_ state: LabState) -> SiteRecord? {
         (try? Data(contentsOf: state.siteFile)).flatMap { try? JSONDecoder().decode(SiteRecord.self, from: $0) }
+    }
+
+    /// The `url` of an endpoint file, if it is there.
+    public static func endpointURL(_ file: URL) -> String? {
+        (try? Data(contentsOf: file)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["url"] as? String
     }
 
     /// `HOST=ADDR:PORT` for each host, as `kclab aasa check --resolve` takes them.

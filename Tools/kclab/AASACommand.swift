@@ -52,6 +52,9 @@ extension AASACommand {
         @Option(help: "The device's OS, such as ios:17 or ios:8 (iOS 8 reads signed files only).")
         var os = "ios:17"
 
+        @Flag(help: "Ask the lab's Apple-like CDN, as iOS 14+ devices do, and compare its copy with the site's file (needs --state).")
+        var cdn = false
+
         @Option(help: "Seconds the whole answer may take before the site counts as timed out (pending).")
         var timeout = 10
 
@@ -72,12 +75,81 @@ extension AASACommand {
             }
             guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1 to 120 seconds") }
             let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions, timeout: .seconds(timeout))
-            let attempts = await fetcher.fetchFile(locations)
-            await fetcher.shutdown()
             let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)
-            let report = evaluator.evaluate(attempts, service: service, appID: app)
+            let report: SiteReport
+            if cdn {
+                report = try await throughCDN(fetcher, evaluator: evaluator, service: service, authority: locations[0])
+            } else {
+                report = evaluator.evaluate(await fetcher.fetchFile(locations), service: service, appID: app)
+            }
+            await fetcher.shutdown()
             try print(report)
             if report.verdict != .approved { throw ExitCode(1) }
+        }
+
+        /// What an iOS 14+ device gets: the CDN's copy, judged as any file, then compared with the
+        /// site's current file so that a stale copy is explained.
+        private func throughCDN(
+            _ fetcher: SiteFetcher,
+            evaluator: SiteEvaluator,
+            service: AssociationService,
+            authority location: String
+        ) async throws
+            -> SiteReport
+        {
+            guard let state, let base = SiteRecord.endpointURL(LabState(root: URL(fileURLWithPath: state)).cdnEndpoint) else {
+                throw ValidationError("--cdn asks the lab's CDN: give --state of a lab whose world has websites")
+            }
+            guard let authority = URL(string: location).flatMap({ url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } }) else {
+                throw ValidationError("no domain in '\(location)'")
+            }
+            let (attempt, headers) = await fetcher.fetchWithHeaders("\(base)/a/v1/\(authority)")
+            let age = Int(headers["age"] ?? "") ?? 0
+            var cdnChecks: [SiteAssociation.Check] = []
+            guard case .response(let status, _, _, let copy, _) = attempt.outcome else {
+                return SiteReport(
+                    verdict: .pending,
+                    url: attempt.url,
+                    checks: [.fail("cdn", "the CDN did not answer: \(attempt.outcome)")],
+                    services: [:]
+                )
+            }
+            if status != 200 {
+                let reason = headers["apple-failure-reason"] ?? "no reason given"
+                cdnChecks.append(
+                    .fail("cdn", "the CDN answered \(status): \(reason) (\(headers["apple-failure-details"] ?? "")); a device denies the site")
+                )
+                cdnChecks.append(
+                    .warn(
+                        "cdn-cache",
+                        "the CDN keeps this failure \(headers["cache-control"] ?? "") from \(age) s ago; ?mode=developer devices ask the site directly"
+                    )
+                )
+                return SiteReport(verdict: .denied, url: attempt.url, checks: cdnChecks, services: [:])
+            }
+            cdnChecks.append(
+                .pass(
+                    "cdn",
+                    "the CDN answered 200 with a copy \(age) s old (Apple-Origin-Format: \(headers["apple-origin-format"] ?? "?"), \(headers["cache-control"] ?? ""))"
+                )
+            )
+            var report = evaluator.evaluate([attempt], service: service, appID: app)
+            let direct = await fetcher.fetchFile(SiteFetcher.locations(for: authority))
+            if case .response(200, _, _, let current, _)? = direct.last?.outcome {
+                if current == copy {
+                    cdnChecks.append(.pass("cdn-copy", "the CDN's copy is the site's current file"))
+                } else {
+                    let maxAge = Int(headers["cache-control"]?.split(separator: "=").last ?? "") ?? 21_600
+                    cdnChecks.append(
+                        .warn(
+                            "cdn-copy",
+                            "the site's file changed after the CDN copied it \(age) s ago: iOS 14+ devices get the old copy for up to \(max(0, maxAge - age)) s more; ?mode=developer devices fetch the site directly"
+                        )
+                    )
+                }
+            }
+            report.checks = cdnChecks + report.checks
+            return report
         }
 
         private func print(_ report: SiteReport) throws {

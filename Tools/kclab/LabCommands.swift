@@ -42,6 +42,9 @@ struct UpCommand: AsyncParsableCommand {
             say("websites  https://\(site.address):\(site.port) (nginx, by SNI) for \(named)\(catalogue)")
             say("    check one with: kclab aasa check \(site.hosts.first ?? "HOST") --state \(state)")
         }
+        if let cdn = summary.cdn {
+            say("cdn       \(cdn)/a/v1/DOMAIN (Apple-like, caches each file 6 hours; kclab aasa check DOMAIN --state \(state) --cdn)")
+        }
         say("stop with: kclab down --state \(state)")
     }
 }

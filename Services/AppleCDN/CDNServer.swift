@@ -1,0 +1,98 @@
+public import Foundation
+import HTTPTypes
+public import Hummingbird
+import HummingbirdTLS
+public import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceSupport
+import SiteAssociation
+import SiteAssociationFetch
+
+/// The Apple-like CDN: `GET /a/v1/DOMAIN` answers what Apple's `app-site-association.cdn-apple.com`
+/// answers iOS 14+ devices (spec associations.md b.3). Public, like Apple's: no client certificate.
+public enum CDNServer {
+    public struct Configuration: Sendable {
+        /// The built world: the CDN's TLS identity and the web roots origins must chain to.
+        public var world: URL
+        /// Where endpoint.json is written.
+        public var state: URL
+        public var host: String
+        public var port: Int
+        /// Origins reached at another address: host → (address, port), as the lab's nginx.
+        public var resolve: [String: (address: String, port: Int?)]
+        /// How long a file is cached.
+        public var maxAge: Int
+
+        public init(
+            world: URL,
+            state: URL,
+            host: String = "127.0.0.1",
+            port: Int = 7703,
+            resolve: [String: (address: String, port: Int?)] = [:],
+            maxAge: Int = CDNAnswer.successMaxAge
+        ) {
+            self.world = world
+            self.state = state
+            self.host = host
+            self.port = port
+            self.resolve = resolve
+            self.maxAge = maxAge
+        }
+
+        public var endpointFile: URL { state.appending(path: "endpoint.json") }
+    }
+
+    /// The application, ready to run as a Service.
+    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
+        let fetcher = SiteFetcher(
+            trustRoots: try TLSIdentities.webRoots(world: configuration.world),
+            resolve: configuration.resolve,
+            userAgent: "AASA-Bot/1.0.0"
+        )
+        let maxAge = configuration.maxAge
+        let cache = CDNCache { authority in
+            CDNAnswer.from(await fetcher.fetchFile(SiteFetcher.locations(for: authority)), successMaxAge: maxAge)
+        }
+        let router = Router()
+        router.get("/a/v1/:domain") { _, context -> Response in
+            let authority = (context.parameters.get("domain") ?? "").lowercased()
+            guard Self.isAuthority(authority) else {
+                return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "not a domain: \(authority)\n")))
+            }
+            let (answer, age) = await cache.answer(for: authority)
+            context.logger.info("cdn", metadata: ["domain": "\(authority)", "status": "\(answer.status)", "age": "\(age)"])
+            var headers = HTTPFields()
+            for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
+                if let field = HTTPField.Name(name) { headers[field] = value }
+            }
+            headers[.age] = "\(age)"
+            return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        let endpointFile = configuration.endpointFile
+        let host = configuration.host
+        return Application(
+            router: router,
+            server: try .tls(.http1(), tlsConfiguration: TLSIdentities.publicServer(world: configuration.world, service: "cdn")),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cdn"),
+            onServerRunning: { channel in
+                let endpoint = Endpoint(url: "https://\(host):\(channel.localAddress?.port ?? 0)", pid: getpid())
+                do {
+                    try endpoint.write(to: endpointFile)
+                    logger.info("cdn listening", metadata: ["http.url": "\(endpoint.url)"])
+                } catch {
+                    logger.error("cannot write the endpoint file", metadata: ["file": "\(endpointFile.path)", "error": "\(error)"])
+                }
+            },
+            logger: logger
+        )
+    }
+
+    /// A host name, optionally with a port.
+    static func isAuthority(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let host = parts.first, !host.isEmpty, host.count <= 253 else { return false }
+        if parts.count == 2, Int(parts[1]).map({ (1...65535).contains($0) }) != true { return false }
+        return host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+    }
+}

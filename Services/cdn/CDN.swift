@@ -1,0 +1,58 @@
+import AppleCDN
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+/// cdn: the Apple-like CDN iOS 14+ devices ask for association files.
+@main
+struct CDN: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cdn",
+        abstract: "Serve association files as Apple's CDN does: fetched from each site, cached, GET /a/v1/DOMAIN.",
+        discussion: "A file is cached for --max-age seconds (6 hours, as Apple's); a failure for an hour. Nothing purges it."
+    )
+
+    @Option(help: "The built world (kclab world build --out).")
+    var world = "state/world"
+
+    @Option(help: "The state folder: endpoint.json.")
+    var state = "state/cdn"
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 7703
+
+    @Option(help: "Reach a site at ADDR:PORT instead of asking DNS: HOST=ADDR:PORT (repeatable).")
+    var resolve: [String] = []
+
+    @Option(help: "Seconds a file stays cached.")
+    var maxAge = 21_600
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "cdn")
+        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        var resolutions: [String: (address: String, port: Int?)] = [:]
+        for entry in resolve {
+            let sides = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            let target = sides.count == 2 ? sides[1].split(separator: ":").map(String.init) : []
+            guard sides.count == 2, (1...2).contains(target.count) else {
+                throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'")
+            }
+            resolutions[sides[0].lowercased()] = (target[0], target.count == 2 ? Int(target[1]) : nil)
+        }
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: state), withIntermediateDirectories: true)
+        let configuration = CDNServer.Configuration(
+            world: URL(fileURLWithPath: world),
+            state: URL(fileURLWithPath: state),
+            host: host,
+            port: port,
+            resolve: resolutions,
+            maxAge: maxAge
+        )
+        try await CDNServer.application(configuration, logger: logger).runService()
+    }
+}
