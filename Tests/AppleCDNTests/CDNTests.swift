@@ -55,11 +55,14 @@ import Testing
         let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         let version = Mutex(1)
         let fetches = Mutex(0)
-        let cache = CDNCache(clock: { now.withLock { $0 } }) { _ in
-            fetches.withLock { $0 += 1 }
-            let body = Data("{\"version\":\(version.withLock { $0 })}".utf8)
-            return CDNAnswer.from(Self.attempt(.response(status: 200, contentType: "application/json", location: nil, body: body, truncated: false)))
-        }
+        let cache = CDNCache(
+            clock: { now.withLock { $0 } },
+            origin: { _ in
+                fetches.withLock { $0 += 1 }
+                let body = Data("{\"version\":\(version.withLock { $0 })}".utf8)
+                return CDNAnswer.from(Self.attempt(.response(status: 200, contentType: "application/json", location: nil, body: body, truncated: false)))
+            }
+        )
         let first = await cache.answer(for: "example.com")
         #expect(first.age == 0 && fetches.withLock { $0 } == 1)
 
@@ -80,10 +83,13 @@ import Testing
     @Test func keepsAFailureForAnHour() async {
         let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         let fetches = Mutex(0)
-        let cache = CDNCache(clock: { now.withLock { $0 } }) { _ in
-            fetches.withLock { $0 += 1 }
-            return CDNAnswer.from(Self.attempt(.timeout))
-        }
+        let cache = CDNCache(
+            clock: { now.withLock { $0 } },
+            origin: { _ in
+                fetches.withLock { $0 += 1 }
+                return CDNAnswer.from(Self.attempt(.timeout))
+            }
+        )
         _ = await cache.answer(for: "example.com")
         now.withLock { $0 += 3599 }
         _ = await cache.answer(for: "example.com")
