@@ -60,7 +60,9 @@ import Testing
             origin: { _ in
                 fetches.withLock { $0 += 1 }
                 let body = Data("{\"version\":\(version.withLock { $0 })}".utf8)
-                return CDNAnswer.from(Self.attempt(.response(status: 200, contentType: "application/json", location: nil, body: body, truncated: false)))
+                return CDNAnswer.from(
+                    Self.attempt(.response(status: 200, contentType: "application/json", location: nil, body: body, truncated: false))
+                )
             }
         )
         let first = await cache.answer(for: "example.com")
