@@ -189,6 +189,19 @@ let package = Package(
             path: "Services/KeychainService",
             swiftSettings: strictSettings
         ),
+        /// associationd's logic: verify each app's associated domains, keep and retry the results.
+        .target(
+            name: "AssociationService",
+            dependencies: [
+                "AppIdentity",
+                "CMSSupport",
+                "SiteAssociation",
+                "SiteAssociationFetch",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Services/AssociationService",
+            swiftSettings: strictSettings
+        ),
         /// The Apple-like CDN: association files fetched from each site and cached.
         .target(
             name: "AppleCDN",
@@ -438,6 +451,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/Integration",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AssociationServiceTests",
+            dependencies: ["AssociationService", "AppIdentity", "SiteAssociation", "WorldTestSupport"],
+            path: "Tests/AssociationServiceTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

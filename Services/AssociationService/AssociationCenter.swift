@@ -1,0 +1,102 @@
+public import AppIdentity
+public import Foundation
+public import SiteAssociation
+
+/// What decides a site for an entry: the network verifier in associationd, a script in tests.
+public protocol SiteJudge: Sendable {
+    func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion) async -> SiteReport
+}
+
+extension AssociationVerifier: SiteJudge {}
+
+/// associationd's logic: verify each associated domain when an app is installed, keep the result,
+/// retry pending sites on schedule or when the app asks, and answer whether an app is associated.
+public final class AssociationCenter: Sendable {
+    private let store: AssociationStore
+    private let judge: any SiteJudge
+    private let now: @Sendable () -> Date
+
+    public init(store: AssociationStore, judge: any SiteJudge, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.judge = judge
+        self.now = now
+    }
+
+    /// Verifies every entry of an installed app's (already verified) associated-domains entitlement.
+    public func install(device: String, platform: Platform, version: OSVersion, appID: String, entries: [String]) async throws -> [AssociationRecord]
+    {
+        var records: [AssociationRecord] = []
+        for text in entries {
+            records.append(try await decide(device: device, platform: platform, version: version, appID: appID, entryText: text))
+        }
+        return records
+    }
+
+    /// Fetches `record`'s site again now (a retry, or the app's shared-credential call).
+    public func refetch(_ record: AssociationRecord) async throws -> AssociationRecord {
+        guard let platform = Platform(rawValue: record.platform), let version = try? OSVersion(record.osVersion) else { return record }
+        return try await decide(device: record.device, platform: platform, version: version, appID: record.appID, entryText: record.entry)
+    }
+
+    /// Retries every pending site whose time has come; returns the new records.
+    public func retryDue() async throws -> [AssociationRecord] {
+        var updated: [AssociationRecord] = []
+        for record in try store.due(at: now()) {
+            updated.append(try await refetch(record))
+        }
+        return updated
+    }
+
+    /// The record that decides whether `appID` on `device` may use `host` for `service`: the entry
+    /// naming the host exactly, else the longest wildcard covering it (spec a.2); a pending one is
+    /// fetched again first, as a shared-credential call makes swcd do.
+    public func association(device: String, appID: String, service: AssociationService, host: String) async throws -> AssociationRecord? {
+        let candidates = try store.records(device: device, appID: appID).filter { record in
+            record.service == service && (try? AssociatedDomain(record.entry))?.covers(host) == true
+        }
+        let best = candidates.max { lhs, rhs in
+            let left = (try? AssociatedDomain(lhs.entry)).map { ($0.isWildcard ? 0 : 1, $0.host.count) } ?? (0, 0)
+            let right = (try? AssociatedDomain(rhs.entry)).map { ($0.isWildcard ? 0 : 1, $0.host.count) } ?? (0, 0)
+            return left < right
+        }
+        guard let best else { return nil }
+        return best.state == .pending ? try await refetch(best) : best
+    }
+
+    /// Every record, optionally of one device and app.
+    public func records(device: String? = nil, appID: String? = nil) throws -> [AssociationRecord] {
+        try store.records(device: device, appID: appID)
+    }
+
+    /// The app was deleted: its associations go with it.
+    public func remove(device: String, appID: String) throws {
+        try store.removeApp(device: device, appID: appID)
+    }
+
+    private func decide(device: String, platform: Platform, version: OSVersion, appID: String, entryText: String) async throws -> AssociationRecord {
+        var previous: AssociationRecord? = nil
+        var report: SiteReport
+        var service = AssociationService(rawValue: String(entryText.prefix { $0 != ":" })) ?? .webcredentials
+        switch Result(catching: { () throws(AssociatedDomainError) in try AssociatedDomain(entryText) }) {
+        case .success(let entry):
+            service = entry.service
+            previous = try store.record(device: device, appID: appID, service: entry.service.rawValue, entry: entryText)
+            report = await judge.verify(entry, appID: appID, platform: platform, version: version)
+        case .failure(let error):
+            report = SiteReport(verdict: .denied, url: "", checks: [.fail("entitlement-entry", error.reason)], services: [:])
+        }
+        let record = RetryPolicy.record(
+            after: report,
+            previous: previous,
+            device: device,
+            platform: platform.rawValue,
+            osVersion: version.description,
+            appID: appID,
+            service: service,
+            entry: entryText,
+            now: now()
+        )
+        try store.save(record)
+        return record
+    }
+}

@@ -1,0 +1,97 @@
+public import Foundation
+import GRDB
+import SiteAssociation
+
+/// Every association in SQLite (GRDB, WAL), kept until the app is deleted from its device.
+public final class AssociationStore: Sendable {
+    private let database: DatabaseQueue
+
+    /// Opens (or creates) `associations.sqlite` in `directory`.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        database = try DatabaseQueue(path: directory.appending(path: "associations.sqlite").path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("associations-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE associations (
+                        device TEXT NOT NULL, appID TEXT NOT NULL, service TEXT NOT NULL, entry TEXT NOT NULL,
+                        record TEXT NOT NULL, nextRetry REAL,
+                        PRIMARY KEY (device, appID, service, entry)
+                    )
+                    """
+            )
+            try db.execute(sql: "CREATE INDEX associations_retry ON associations (nextRetry)")
+        }
+        try migrator.migrate(database)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    private static func decode(_ text: String) -> AssociationRecord? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(AssociationRecord.self, from: Data(text.utf8))
+    }
+
+    /// Stores `record`, replacing the one for the same (device, app, service, entry).
+    public func save(_ record: AssociationRecord) throws {
+        let text = String(decoding: try Self.encoder.encode(record), as: UTF8.self)
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO associations (device, appID, service, entry, record, nextRetry) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [record.device, record.appID, record.service.rawValue, record.entry, text, record.nextRetry?.timeIntervalSince1970]
+            )
+        }
+    }
+
+    /// The stored record for one association.
+    public func record(device: String, appID: String, service: String, entry: String) throws -> AssociationRecord? {
+        try database.read { db in
+            try String.fetchOne(
+                db,
+                sql: "SELECT record FROM associations WHERE device = ? AND appID = ? AND service = ? AND entry = ?",
+                arguments: [device, appID, service, entry]
+            )
+        }.flatMap(Self.decode)
+    }
+
+    /// Every record, optionally of one device and one app, in a stable order.
+    public func records(device: String? = nil, appID: String? = nil) throws -> [AssociationRecord] {
+        try database.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT record FROM associations WHERE (? IS NULL OR device = ?) AND (? IS NULL OR appID = ?)
+                    ORDER BY device, appID, service, entry
+                    """,
+                arguments: [device, device, appID, appID]
+            )
+        }.compactMap(Self.decode)
+    }
+
+    /// The pending records whose retry time has come.
+    public func due(at now: Date) throws -> [AssociationRecord] {
+        try database.read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT record FROM associations WHERE nextRetry <= ? ORDER BY nextRetry",
+                arguments: [now.timeIntervalSince1970]
+            )
+        }.compactMap(Self.decode)
+    }
+
+    /// Forgets an app's associations on a device: the app was deleted.
+    public func removeApp(device: String, appID: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM associations WHERE device = ? AND appID = ?", arguments: [device, appID])
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import AppIdentity
+import AssociationService
+import Foundation
+import SiteAssociation
+import Synchronization
+import Testing
+import WorldTestSupport
+
+/// associationd's schedule, proven with a clock the test moves: a pending site is retried every
+/// 3 hours, 8 times, and again when the app asks (spec associations.md b.2). The sites here are
+/// scripted (a fake judge): the network path is tested with nginx in Tests/Integration.
+@Suite struct AssociationScheduleTests {
+    /// Answers from a script, counting the questions.
+    final class ScriptedJudge: SiteJudge {
+        let verdict = Mutex(SiteReport.Verdict.pending)
+        let calls = Mutex(0)
+
+        func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion) async -> SiteReport {
+            calls.withLock { $0 += 1 }
+            let verdict = self.verdict.withLock { $0 }
+            let check: Check =
+                verdict == .pending ? .fail("http-status", "503") : verdict == .approved ? .pass("app-listed", "ok") : .fail("app-listed", "no")
+            return SiteReport(verdict: verdict, url: "https://\(entry.host)/.well-known/apple-app-site-association", checks: [check], services: [:])
+        }
+    }
+
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The time, moved by the test.
+    final class TestClock: Sendable {
+        let now: Mutex<Date>
+        init(_ start: Date) { now = Mutex(start) }
+    }
+
+    func withCenter(_ body: (AssociationCenter, ScriptedJudge, TestClock) async throws -> Void) async throws {
+        try await withTemporaryDirectory { folder in
+            let judge = ScriptedJudge()
+            let clock = TestClock(Self.start)
+            let center = AssociationCenter(store: try AssociationStore(directory: folder), judge: judge, now: { clock.now.withLock { $0 } })
+            try await body(center, judge, clock)
+        }
+    }
+
+    @Test func aPendingSiteIsRetriedEveryThreeHoursEightTimes() async throws {
+        try await withCenter { center, judge, clock in
+            let records = try await center.install(
+                device: "phone",
+                platform: .ios,
+                version: OSVersion(17),
+                appID: "D3KQX62K1A.com.example.DemoApp",
+                entries: ["webcredentials:example.com"]
+            )
+            #expect(records.first?.state == .pending && records.first?.failures == 1)
+            #expect(records.first?.nextRetry == Self.start.addingTimeInterval(3 * 3600))
+
+            clock.now.withLock { $0 += 3 * 3600 - 1 }
+            #expect(try await center.retryDue().isEmpty, "not yet")
+            for retry in 1...8 {
+                clock.now.withLock { $0 = Self.start.addingTimeInterval(Double(retry) * 3 * 3600) }
+                let retried = try await center.retryDue()
+                #expect(retried.count == 1 && retried.first?.failures == retry + 1)
+                let expected: Date? = retry < 8 ? clock.now.withLock { $0 }.addingTimeInterval(3 * 3600) : nil
+                #expect(retried.first?.nextRetry == expected, "retry \(retry)")
+            }
+            clock.now.withLock { $0 += 30 * 3600 }
+            #expect(try await center.retryDue().isEmpty, "after 8 retries nothing is scheduled")
+            #expect(judge.calls.withLock { $0 } == 9)
+
+            // The app makes a shared-credential call: the pending site is fetched again at once.
+            judge.verdict.withLock { $0 = .approved }
+            let asked = try await center.association(
+                device: "phone",
+                appID: "D3KQX62K1A.com.example.DemoApp",
+                service: .webcredentials,
+                host: "example.com"
+            )
+            #expect(asked?.state == .approved && asked?.nextRetry == nil && asked?.failures == 0)
+            #expect(judge.calls.withLock { $0 } == 10)
+            _ = try await center.association(device: "phone", appID: "D3KQX62K1A.com.example.DemoApp", service: .webcredentials, host: "example.com")
+            #expect(judge.calls.withLock { $0 } == 10, "an approved site is not fetched again")
+        }
+    }
+
+    @Test func aSiteThatRecoversIsApprovedAtItsRetry() async throws {
+        try await withCenter { center, judge, clock in
+            _ = try await center.install(device: "phone", platform: .ios, version: OSVersion(17), appID: "A", entries: ["webcredentials:example.com"])
+            judge.verdict.withLock { $0 = .approved }
+            clock.now.withLock { $0 += 3 * 3600 }
+            let retried = try await center.retryDue()
+            #expect(retried.first?.state == .approved && retried.first?.nextRetry == nil)
+            clock.now.withLock { $0 += 3 * 3600 }
+            #expect(try await center.retryDue().isEmpty)
+        }
+    }
+
+    @Test func entriesAreKeptUntilTheAppIsDeleted() async throws {
+        try await withCenter { center, judge, _ in
+            judge.verdict.withLock { $0 = .approved }
+            let records = try await center.install(
+                device: "phone",
+                platform: .ios,
+                version: OSVersion(17),
+                appID: "A",
+                entries: ["webcredentials:example.com", "applinks:*.example.com", "applinks:*.shop.example.com", "applinks:https://bad.example"]
+            )
+            #expect(records.map(\.state) == [.approved, .approved, .approved, .denied])
+            #expect(records.last?.reason.contains("scheme or a path") == true)
+            let best = try await center.association(device: "phone", appID: "A", service: .applinks, host: "a.shop.example.com")
+            #expect(best?.entry == "applinks:*.shop.example.com", "the longest wildcard governs")
+            #expect(
+                try await center.association(device: "phone", appID: "A", service: .applinks, host: "example.com") == nil,
+                "*. does not cover the domain"
+            )
+            #expect(try center.records(device: "phone").count == 4)
+            try center.remove(device: "phone", appID: "A")
+            #expect(try center.records(device: "phone").isEmpty)
+        }
+    }
+}
