@@ -189,15 +189,30 @@ let package = Package(
             path: "Services/KeychainService",
             swiftSettings: strictSettings
         ),
+        /// associationd's API: what devices send and what they get back.
+        .target(
+            name: "AssociationAPI",
+            dependencies: ["AppIdentity", "SiteAssociation"],
+            path: "Services/AssociationAPI",
+            swiftSettings: strictSettings
+        ),
         /// associationd's logic: verify each app's associated domains, keep and retry the results.
         .target(
             name: "AssociationService",
             dependencies: [
                 "AppIdentity",
+                "AssociationAPI",
                 "CMSSupport",
                 "SiteAssociation",
                 "SiteAssociationFetch",
+                "ServiceSupport",
+                "WorldBuilder",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Services/AssociationService",
             swiftSettings: strictSettings
@@ -217,6 +232,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Services/AppleCDN",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "associationd",
+            dependencies: [
+                "AssociationAPI",
+                "AssociationService",
+                "SiteAssociation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/associationd",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -278,9 +306,11 @@ let package = Package(
                 "AppIdentity",
                 "CMSSupport",
                 "DeviceProtocol",
+                "AssociationAPI",
                 "KeychainAPI",
                 "KeychainTypes",
                 "ServiceSupport",
+                "SiteAssociation",
                 "WorldBuilder",
                 "WorldFile",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -347,6 +377,8 @@ let package = Package(
                 "KeychainStore",
                 "KeychainTypes",
                 "LabControl",
+                "AssociationAPI",
+                "AssociationService",
                 "SiteAssociation",
                 "SiteAssociationFetch",
                 "WorldFile",
@@ -444,6 +476,7 @@ let package = Package(
                 "keychaind",
                 "device",
                 "cdn",
+                "associationd",
                 "kclab",
                 "keychainlab-app",
                 "WebsiteFixture",
@@ -455,7 +488,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssociationServiceTests",
-            dependencies: ["AssociationService", "AppIdentity", "SiteAssociation", "WorldTestSupport"],
+            dependencies: ["AssociationAPI", "AssociationService", "AppIdentity", "SiteAssociation", "WorldTestSupport"],
             path: "Tests/AssociationServiceTests",
             swiftSettings: strictSettings
         ),
@@ -479,7 +512,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KclabTests",
-            dependencies: ["kclab", "keychaind", "device", "cdn", "demo-app", "LabControl", "WorldTestSupport"],
+            dependencies: ["kclab", "keychaind", "device", "cdn", "associationd", "demo-app", "LabControl", "WorldTestSupport"],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings
         ),

@@ -1,10 +1,12 @@
 import AppIdentity
+import AssociationAPI
 import DeviceProtocol
 import Foundation
 import KeychainAPI
 import KeychainTypes
 import Logging
 import NIOHTTP1
+import SiteAssociation
 import WorldFile
 
 /// A running device: its installed apps, its connection to keychaind, and the answers it gives
@@ -19,6 +21,8 @@ actor Device {
     let configuration: DeviceConfiguration
     let declaration: WorldFile.Device
     let keychain: KeychainClient
+    /// associationd, which verifies installed apps' associated domains.
+    let associations: KeychainClient?
     let installer: Installer
     let logger: Logger
     private var apps: [String: App] = [:]
@@ -33,6 +37,7 @@ actor Device {
         configuration: DeviceConfiguration,
         declaration: WorldFile.Device,
         keychain: KeychainClient,
+        associations: KeychainClient?,
         installer: Installer,
         installed: [Installer.Installed],
         refused: [String: [String]],
@@ -41,6 +46,7 @@ actor Device {
         self.configuration = configuration
         self.declaration = declaration
         self.keychain = keychain
+        self.associations = associations
         self.installer = installer
         self.logger = logger
         self.refused = refused
@@ -75,6 +81,7 @@ actor Device {
         case .success(let installed):
             (apps[bundleID], registration[bundleID]) = Self.entry(for: installed)
             try? await register(bundleID)
+            await associate(bundleID)
             logger.info("app updated", metadata: ["app.bundle": "\(bundleID)", "app.id": "\(installed.verdict.appID ?? "")"])
             return .success(apps[bundleID]?.info ?? Self.entry(for: installed).0.info)
         }
@@ -85,6 +92,37 @@ actor Device {
         try await report()
         for bundleID in apps.keys.sorted() {
             try await register(bundleID)
+        }
+        for bundleID in apps.keys.sorted() {
+            await associate(bundleID)
+        }
+    }
+
+    /// Sends an installed app's signed files to associationd, which verifies its associated
+    /// domains (apps without the entitlement are skipped). A failure is logged, not fatal: the
+    /// keychain works without associations.
+    private func associate(_ bundleID: String) async {
+        guard let associations, let app = apps[bundleID], !(app.installed.verdict.entitlements?.associatedDomains ?? []).isEmpty else { return }
+        let request = AssociationAPI.InstallRequest(
+            platform: declaration.platform,
+            osVersion: declaration.osVersion,
+            profile: app.installed.bundle.signed.profile,
+            codeSignature: app.installed.bundle.signed.codeSignature
+        )
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let answer = try await associations.send(.POST, "/v1/apps", request, as: AssociationAPI.InstallResponse.self, decoder: decoder)
+            for record in answer.associations {
+                logger.info(
+                    "associated domain",
+                    metadata: [
+                        "app.bundle": "\(bundleID)", "entry": "\(record.entry)", "state": "\(record.state.rawValue)", "reason": "\(record.reason)",
+                    ]
+                )
+            }
+        } catch {
+            logger.warning("associationd did not take the app", metadata: ["app.bundle": "\(bundleID)", "error": "\(error)"])
         }
     }
 

@@ -12,13 +12,16 @@ public struct DeviceConfiguration: Sendable {
     public var state: URL
     /// keychaind's endpoint file, written by keychaind when it is listening.
     public var keychaindEndpoint: URL
+    /// associationd's endpoint file; without it the device verifies no associated domains.
+    public var associationdEndpoint: URL?
 
-    public init(worldFile: URL, builtWorld: URL, id: String, state: URL, keychaindEndpoint: URL) {
+    public init(worldFile: URL, builtWorld: URL, id: String, state: URL, keychaindEndpoint: URL, associationdEndpoint: URL? = nil) {
         self.worldFile = worldFile
         self.builtWorld = builtWorld
         self.id = id
         self.state = state
         self.keychaindEndpoint = keychaindEndpoint
+        self.associationdEndpoint = associationdEndpoint
     }
 
     /// The control socket kclab talks to.

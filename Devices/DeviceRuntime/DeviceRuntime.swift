@@ -31,24 +31,29 @@ public enum DeviceRuntime {
         logger.info("apps installed", metadata: ["device.id": "\(declaration.id)", "apps": "\(installed.map(\.bundleID))"])
 
         let endpoint = try await waitForEndpoint(configuration.keychaindEndpoint)
-        let keychain = KeychainClient(
-            baseURL: endpoint.url,
-            tls: try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
-        )
+        let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
+        let keychain = KeychainClient(baseURL: endpoint.url, tls: tls)
+        var associations: KeychainClient? = nil
+        if let file = configuration.associationdEndpoint {
+            associations = KeychainClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
+        }
         do {
-            try await serve(configuration, declaration, keychain, installer, installed, refused, logger)
+            try await serve(configuration, declaration, keychain, associations, installer, installed, refused, logger)
         } catch {
-            // The HTTP client must be closed whatever ends the device, cancellation included.
+            // The HTTP clients must be closed whatever ends the device, cancellation included.
             await keychain.shutdown()
+            await associations?.shutdown()
             throw error
         }
         await keychain.shutdown()
+        await associations?.shutdown()
     }
 
     private static func serve(
         _ configuration: DeviceConfiguration,
         _ declaration: WorldFile.Device,
         _ keychain: KeychainClient,
+        _ associations: KeychainClient?,
         _ installer: Installer,
         _ installed: [Installer.Installed],
         _ refused: [String: [String]],
@@ -58,6 +63,7 @@ public enum DeviceRuntime {
             configuration: configuration,
             declaration: declaration,
             keychain: keychain,
+            associations: associations,
             installer: installer,
             installed: installed,
             refused: refused,

@@ -7,7 +7,8 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// The device's connection to keychaind: mutual TLS with the device's certificate.
+/// The device's connection to a service (keychaind, associationd): mutual TLS with the device's
+/// certificate.
 final class KeychainClient: Sendable {
     let baseURL: String
     private let client: HTTPClient
@@ -33,7 +34,13 @@ final class KeychainClient: Sendable {
     }
 
     /// Sends `body` as JSON and decodes the answer; a non-2xx answer is a ``Failure``.
-    func send<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
+    func send<Body: Encodable, Answer: Decodable>(
+        _ method: HTTPMethod,
+        _ path: String,
+        _ body: Body,
+        as: Answer.Type,
+        decoder: JSONDecoder = JSONDecoder()
+    ) async throws -> Answer {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -43,6 +50,6 @@ final class KeychainClient: Sendable {
         guard (200..<300).contains(Int(response.status.code)) else {
             throw Failure(status: Int(response.status.code), body: String(buffer: bytes))
         }
-        return try JSONDecoder().decode(Answer.self, from: Data(bytes.readableBytesView))
+        return try decoder.decode(Answer.self, from: Data(bytes.readableBytesView))
     }
 }

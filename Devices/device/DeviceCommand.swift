@@ -27,6 +27,9 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "keychaind's endpoint file.")
     var keychaind: String
 
+    @Option(help: "associationd's endpoint file: installed apps' associated domains are verified there.")
+    var associationd: String?
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "device.\(id)")
@@ -36,7 +39,8 @@ struct DeviceCommand: AsyncParsableCommand {
             builtWorld: URL(fileURLWithPath: built),
             id: id,
             state: URL(fileURLWithPath: state),
-            keychaindEndpoint: URL(fileURLWithPath: keychaind)
+            keychaindEndpoint: URL(fileURLWithPath: keychaind),
+            associationdEndpoint: associationd.map { URL(fileURLWithPath: $0) }
         )
         let run = Task { try await DeviceRuntime.run(configuration, logger: logger) }
         // SIGTERM and SIGINT end the device cleanly: its sockets are removed.

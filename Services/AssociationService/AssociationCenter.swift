@@ -1,4 +1,5 @@
 public import AppIdentity
+public import AssociationAPI
 public import Foundation
 public import SiteAssociation
 

@@ -1,3 +1,4 @@
+public import AssociationAPI
 public import Foundation
 import GRDB
 import SiteAssociation

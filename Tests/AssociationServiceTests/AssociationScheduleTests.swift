@@ -1,4 +1,5 @@
 import AppIdentity
+import AssociationAPI
 import AssociationService
 import Foundation
 import SiteAssociation

@@ -1,3 +1,4 @@
+import DeviceProtocol
 import Foundation
 import LabControl
 import Testing
@@ -179,6 +180,68 @@ import WorldTestSupport
 
             let missing = try Self.check(lab, ["gone.example.com", "--cdn"])
             #expect(missing.status == 1 && Self.check(missing.report, "cdn")?["detail"]?.contains("SWCERR00101 Bad HTTP Response: 404") == true)
+        }
+    }
+}
+
+/// associationd in a running lab: devices send each installed app, associationd decides each
+/// associated domain (through the CDN on iOS 14+, directly before and in developer mode).
+@Suite(.serialized) struct AssociationLabTests {
+    static let world = """
+        name: associations
+        teams: [{id: D3KQX62K1A}]
+        apps:
+          - bundleID: com.example.DemoApp
+            team: D3KQX62K1A
+            program: keychainlab-app
+            entitlements:
+              com.apple.developer.associated-domains:
+                - webcredentials:example.com
+                - webcredentials:www.example.com?mode=developer
+                - webcredentials:status-503.bad.example.com
+                - webcredentials:app-missing.bad.example.com
+                - applinks:https://example.com
+          - bundleID: com.example.Other
+            team: D3KQX62K1A
+            program: keychainlab-app
+            entitlements:
+              com.apple.developer.associated-domains: [webcredentials:example.com]
+        devices:
+          - {id: phone, osVersion: "17.4", apps: [com.example.DemoApp, com.example.Other]}
+          - {id: old-phone, osVersion: "12.5", apps: [com.example.DemoApp]}
+        websites:
+          - domain: example.com
+            brokenSites: true
+            aasa: {content: {webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}}}
+            subdomains:
+              - {name: www, aasa: {content: {webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}}}}
+        """
+
+    @Test func devicesAssociationsAreDecidedAndKept() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let listed = try lab.kclab(["associations", "--json"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let records = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]) ?? []
+            func state(_ udidOf: String, _ app: String, _ entry: String) -> (state: String?, reason: String?, next: Any?) {
+                let udid = lab.device(udidOf)?.udid ?? ""
+                let record = records.first { $0["device"] as? String == udid && $0["appID"] as? String == app && $0["entry"] as? String == entry }
+                return (record?["state"] as? String, record?["reason"] as? String, record?["nextRetry"])
+            }
+            let demo = "D3KQX62K1A.com.example.DemoApp"
+            #expect(state("phone", demo, "webcredentials:example.com").state == "approved")
+            #expect(state("phone", demo, "webcredentials:example.com").reason?.contains("app-listed") == true)
+            #expect(state("phone", demo, "webcredentials:www.example.com?mode=developer").state == "approved")
+            let pending = state("phone", demo, "webcredentials:status-503.bad.example.com")
+            #expect(pending.state == "denied", "iOS 17 asks the CDN, which says stop: \(pending)")
+            #expect(pending.reason?.contains("SWCERR00101 Bad HTTP Response: 503") == true)
+            let oldPending = state("old-phone", demo, "webcredentials:status-503.bad.example.com")
+            #expect(oldPending.state == "pending" && oldPending.next != nil, "iOS 12 asks the site: a 503 stays pending, retried")
+            #expect(state("phone", demo, "webcredentials:app-missing.bad.example.com").state == "denied")
+            #expect(state("phone", demo, "applinks:https://example.com").reason?.contains("entitlement-entry") == true)
+            #expect(state("phone", "D3KQX62K1A.com.example.Other", "webcredentials:example.com").state == "denied", "the file does not list it")
+
+            let table = try lab.kclab(["associations", "--app", "com.example.Other"])
+            #expect(table.stdout.contains("DEVICE") && table.stdout.contains("phone") && !table.stdout.contains("DemoApp"))
         }
     }
 }

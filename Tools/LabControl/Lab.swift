@@ -35,27 +35,6 @@ public enum Lab {
             record.processes.append(.init(name: "keychaind", pid: keychaind))
             try record.write(state)
             try await LabProcesses.waitFor(state.keychaindEndpoint, process: keychaind, name: "keychaind", log: state.log("keychaind"))
-            for device in world.devices {
-                try? FileManager.default.removeItem(at: state.readyFile(device.id))
-                let pid = try LabProcesses.start(
-                    "device",
-                    [
-                        "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
-                        "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
-                    ],
-                    log: state.log("device-\(device.id)")
-                )
-                record.processes.append(.init(name: "device \(device.id)", pid: pid))
-                try record.write(state)
-            }
-            for (device, process) in zip(world.devices, record.processes.dropFirst()) {
-                try await LabProcesses.waitFor(
-                    state.readyFile(device.id),
-                    process: process.pid,
-                    name: "device \(device.id)",
-                    log: state.log("device-\(device.id)")
-                )
-            }
             try? FileManager.default.removeItem(at: state.siteFile)
             if let (pid, site) = try startWebsites(world, state: state) {
                 record.processes.append(.init(name: "nginx", pid: pid))
@@ -74,6 +53,39 @@ public enum Lab {
                 try await LabProcesses.waitFor(state.cdnEndpoint, process: cdnPID, name: "cdn", log: state.log("cdn"))
                 cdn = SiteRecord.endpointURL(state.cdnEndpoint)
             }
+            try? FileManager.default.removeItem(at: state.associationdEndpoint)
+            var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0"]
+            if let cdn { associationArguments += ["--cdn", cdn] }
+            if let websites {
+                associationArguments += websites.hosts.flatMap { ["--resolve", "\($0)=\(websites.address):\(websites.port)"] }
+            }
+            let associationd = try LabProcesses.start("associationd", associationArguments, log: state.log("associationd"))
+            record.processes.append(.init(name: "associationd", pid: associationd))
+            try record.write(state)
+            try await LabProcesses.waitFor(state.associationdEndpoint, process: associationd, name: "associationd", log: state.log("associationd"))
+            let servicesCount = record.processes.count
+            for device in world.devices {
+                try? FileManager.default.removeItem(at: state.readyFile(device.id))
+                let pid = try LabProcesses.start(
+                    "device",
+                    [
+                        "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
+                        "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
+                        "--associationd", state.associationdEndpoint.path,
+                    ],
+                    log: state.log("device-\(device.id)")
+                )
+                record.processes.append(.init(name: "device \(device.id)", pid: pid))
+                try record.write(state)
+            }
+            for (device, process) in zip(world.devices, record.processes.dropFirst(servicesCount)) {
+                try await LabProcesses.waitFor(
+                    state.readyFile(device.id),
+                    process: process.pid,
+                    name: "device \(device.id)",
+                    log: state.log("device-\(device.id)")
+                )
+            }
         } catch {
             for process in record.processes.reversed() { await LabProcesses.stop(process.pid) }
             throw error
@@ -86,7 +98,7 @@ public enum Lab {
         return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices, websites: websites, cdn: cdn)
     }
 
-    /// Stops every process `up` started: devices first, then keychaind.
+    /// Stops every process `up` started, in the reverse order: devices first, keychaind last.
     public static func down(state: LabState) async -> [String] {
         guard let record = LabRecord.read(state) else { return [] }
         var stopped: [String] = []

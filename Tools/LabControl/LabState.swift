@@ -10,6 +10,7 @@ public import Foundation
 ///   devices/ID/              each device: installed apps, control.sock, ready.json
 ///   websites/                nginx's configuration, logs and site.json (its address and hosts)
 ///   cdn/                     the Apple-like CDN's endpoint.json
+///   associationd/            associations.sqlite and endpoint.json
 ///   logs/NAME.log            each process's output
 /// ```
 public struct LabState: Sendable {
@@ -28,6 +29,8 @@ public struct LabState: Sendable {
     public var websites: URL { root.appending(path: "websites") }
     public var siteFile: URL { websites.appending(path: "site.json") }
     public var cdn: URL { root.appending(path: "cdn") }
+    public var associationd: URL { root.appending(path: "associationd") }
+    public var associationdEndpoint: URL { associationd.appending(path: "endpoint.json") }
     public var cdnEndpoint: URL { cdn.appending(path: "endpoint.json") }
 
     public func device(_ id: String) -> URL { root.appending(path: "devices/\(id)") }

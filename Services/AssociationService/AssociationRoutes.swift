@@ -1,0 +1,92 @@
+import AppIdentity
+import AssociationAPI
+import CMSSupport
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceSupport
+import SiteAssociation
+
+/// associationd's routes; every one needs a device certificate, and a device sees only its own
+/// associations.
+struct AssociationRoutes: Sendable {
+    let center: AssociationCenter
+    let verifier: SignatureVerifier
+
+    func add(to router: Router<DeviceRequestContext>) {
+        router.get("/v1/health") { _, _ in try Self.json(["status": "ok"]) }
+        router.post("/v1/apps") { request, context in
+            let device = try await Self.device(context)
+            let install = try await Self.decode(AssociationAPI.InstallRequest.self, request, context)
+            let check = verifier.verify(SignedApp(profile: install.profile, codeSignature: install.codeSignature), device: device.udid, at: Date())
+            guard let app = check.verified else {
+                throw HTTPError(.forbidden, message: "the app's signature is not valid: \(check.refusals.map(\.description).joined(separator: "; "))")
+            }
+            let records = try await center.install(
+                device: device.udid,
+                platform: install.platform,
+                version: install.osVersion,
+                appID: app.appID.rawValue,
+                entries: app.entitlements.associatedDomains
+            )
+            for record in records {
+                context.logger.info(
+                    "association",
+                    metadata: [
+                        "device.udid": "\(device.udid)", "app.id": "\(record.appID)", "entry": "\(record.entry)",
+                        "state": "\(record.state.rawValue)", "reason": "\(record.reason)",
+                    ]
+                )
+            }
+            return try Self.json(AssociationAPI.InstallResponse(appID: app.appID.rawValue, associations: records))
+        }
+        router.delete("/v1/apps/:appID") { _, context in
+            let device = try await Self.device(context)
+            try center.remove(device: device.udid, appID: context.parameters.get("appID") ?? "")
+            return try Self.json(["status": "removed"])
+        }
+        router.get("/v1/associations") { request, context in
+            let device = try await Self.device(context)
+            return try Self.json(try center.records(device: device.udid, appID: request.uri.queryParameters.get("app")))
+        }
+        router.get("/v1/association") { request, context in
+            let device = try await Self.device(context)
+            let query = request.uri.queryParameters
+            guard let app = query.get("app"), let host = query.get("host"),
+                let service = AssociationService(rawValue: query.get("service") ?? "webcredentials")
+            else {
+                throw HTTPError(.badRequest, message: "give app, host and service (webcredentials, applinks, activitycontinuation, appclips)")
+            }
+            let record = try await center.association(device: device.udid, appID: app, service: service, host: host.lowercased())
+            return try Self.json(AssociationAPI.Answer(associated: record?.state == .approved, record: record))
+        }
+    }
+
+    static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
+        guard let device = await DeviceIdentity.of(context.channel) else {
+            throw HTTPError(.forbidden, message: "this service answers devices only: present a device certificate")
+        }
+        return device
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch {
+            throw HTTPError(.badRequest, message: "the body is not a valid \(type): \(error)")
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
+        )
+    }
+}
