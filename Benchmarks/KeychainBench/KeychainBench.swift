@@ -149,7 +149,7 @@ struct KeychainBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: file) }
         process.standardOutput = try FileHandle(forWritingTo: file)
         try process.run()
-        process.waitUntilExit()
+        Self.waitForExit(process)
         let output = (try? Data(contentsOf: file)) ?? Data()
         guard let line = String(decoding: output, as: UTF8.self).split(separator: "\n").last,
             let figures = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -162,6 +162,18 @@ struct KeychainBench: AsyncParsableCommand {
         emit("| --- | --- |")
         for key in ["lookup_per_second", "lookup_median_ms", "lookup_p99_ms", "store_per_second", "store_median_ms"] {
             emit(String(format: "| %@ | %.3f |", key, figures[key] as? Double ?? .nan))
+        }
+    }
+
+    /// Waits for `process` by its PID. (Foundation's `waitUntilExit` was seen to miss the exit of the
+    /// peer's script here, leaving it a zombie and the benchmark waiting for ever.)
+    static func waitForExit(_ process: Process) {
+        let pid = process.processIdentifier
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result == -1 && errno == ECHILD) || !process.isRunning { return }
+            Thread.sleep(forTimeInterval: 0.1)
         }
     }
 
