@@ -115,6 +115,7 @@ import WorldTestSupport
             #expect(output.contains("installed the update of com.example.LegacyNotes: app ID now ABCDE12345.com.example.LegacyNotes"))
             #expect(output.contains("com.example.LegacyNotes could not find the token (errSecItemNotFound)"))
             #expect(output.contains("SecItemAdd -> -34018, SecItemCopyMatching -> -34018"))
+            #expect(output.contains("D3KQX62K1A.com.example.DemoAdminApp webcredentials:example.com: approved"))
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }

@@ -1,7 +1,10 @@
 import ArgumentParser
+import AssociationAPI
+import AssociationService
 import DeviceProtocol
 import Foundation
 import LabControl
+import SiteAssociation
 
 /// `kclab demo`: brings the demo world up, plays the seeds' stories, and brings it down.
 struct DemoCommand: AsyncParsableCommand {
@@ -19,8 +22,9 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
         _ = await Lab.down(state: lab)
-        // A demo starts from an empty keychain.
+        // A demo starts from an empty keychain and no associations.
         try? FileManager.default.removeItem(at: lab.keychaind)
+        try? FileManager.default.removeItem(at: lab.associationd)
         let summary: Lab.Summary
         do {
             summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab)
@@ -67,5 +71,26 @@ struct DemoCommand: AsyncParsableCommand {
             }
             say("   Why: " + story.explanation.replacingOccurrences(of: "\n", with: "\n        "))
         }
+        try associations(lab, number: DemoStory.seeds.count + 1)
+    }
+
+    /// Seed 002's first half: what associationd decided for the apps' associated domains.
+    private func associations(_ lab: LabState, number: Int) throws {
+        let file = lab.associationd.appending(path: "associations.sqlite")
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        let names = AssociationsCommand.deviceNames(lab)
+        let records = try AssociationStore(directory: lab.associationd).records().filter { names[$0.device] == "iphone-alice" }
+        guard !records.isEmpty else { return }
+        say("\n\(number). Seed 002: which sites name which apps (associationd, through the Apple-like CDN)")
+        for record in records {
+            say("   [iphone-alice] \(record.appID) \(record.entry): \(record.state.rawValue) (\(record.reason))")
+        }
+        say(
+            """
+               Why: example.com's apple-app-site-association lists DemoApp and DemoAdminApp under webcredentials;
+                    www.example.com's lists DemoApp only, and support.example.com's is signed with its TLS certificate.
+                    iOS 17 devices read each file through the CDN; `kclab associations --state DIR` lists them all.
+            """
+        )
     }
 }
