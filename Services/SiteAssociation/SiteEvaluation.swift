@@ -40,12 +40,15 @@ public struct SiteReport: Sendable, Hashable {
     public var checks: [Check]
     /// The app IDs each service of the file names.
     public var services: [String: [String]]
+    /// The file, when one was read.
+    public var file: AssociationFile?
 
-    public init(verdict: Verdict, url: String, checks: [Check], services: [String: [String]]) {
+    public init(verdict: Verdict, url: String, checks: [Check], services: [String: [String]], file: AssociationFile? = nil) {
         self.verdict = verdict
         self.url = url
         self.checks = checks
         self.services = services
+        self.file = file
     }
 }
 
@@ -136,6 +139,7 @@ public struct SiteEvaluator: Sendable {
             report.checks = checks
             return report
         }
+        report.file = file
         for service in AssociationService.allCases where service != .authsrv {
             if file.apps[service] != nil || (service == .applinks && file.appLinks != nil) {
                 report.services[service.rawValue] = file.appIDs(for: service)

@@ -33,6 +33,14 @@ import WorldTestSupport
                   content:
                     webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}
               - name: empty
+              - name: links
+                aasa:
+                  content:
+                    applinks:
+                      apps: []
+                      details:
+                        - appIDs: [D3KQX62K1A.com.example.DemoApp]
+                          components: [{"/": "/account/*", exclude: true}, {"/": "/buy/*"}]
         """
 
     struct Site {
@@ -120,6 +128,24 @@ import WorldTestSupport
             _ = FileManager.default.createFile(atPath: site.nginx.recoveryFolder.appending(path: "flaky-500.bad.example.com").path, contents: Data())
             let recovered = try site.check("flaky-500.bad.example.com", ["--app", "D3KQX62K1A.com.example.DemoApp"])
             #expect(recovered.report["verdict"] as? String == "approved", "\(recovered.report)")
+        }
+    }
+
+    @Test func matchesURLsAgainstTheServedPatterns() async throws {
+        try await withSite { site in
+            let answer = try site.check(
+                "links.example.com",
+                [
+                    "--service", "applinks", "--app", "D3KQX62K1A.com.example.DemoApp", "--match", "https://links.example.com/buy/42",
+                    "--match", "https://links.example.com/account/me", "--match", "https://links.example.com/other",
+                ]
+            )
+            #expect(answer.status == 0, "\(answer.report)")
+            let matches = ((answer.report["checks"] as? [[String: String]]) ?? []).filter { $0["rule"] == "url-match" }
+            #expect(matches.map { $0["result"] ?? "" } == ["pass", "warn", "warn"])
+            #expect(matches.first?["detail"]?.contains(#"Pattern {"/": "/buy/*"} matched"#) == true, "\(matches)")
+            #expect(matches.dropFirst().first?["detail"]?.contains("blocked match") == true)
+            #expect(matches.last?["detail"]?.contains("No pattern matched") == true)
         }
     }
 

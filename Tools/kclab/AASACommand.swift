@@ -52,6 +52,9 @@ extension AASACommand {
         @Option(help: "The device's OS, such as ios:17 or ios:8 (iOS 8 reads signed files only).")
         var os = "ios:17"
 
+        @Option(help: "A URL to match against the file's applinks patterns for --app, as swcutil verify does (repeatable).")
+        var match: [String] = []
+
         @Flag(help: "Ask the lab's Apple-like CDN, as iOS 14+ devices do, and compare its copy with the site's file (needs --state).")
         var cdn = false
 
@@ -76,13 +79,16 @@ extension AASACommand {
             guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1 to 120 seconds") }
             let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions, timeout: .seconds(timeout))
             let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)
-            let report: SiteReport
+            var report: SiteReport
             if cdn {
                 report = try await throughCDN(fetcher, evaluator: evaluator, service: service, authority: locations[0])
             } else {
                 report = evaluator.evaluate(await fetcher.fetchFile(locations), service: service, appID: app)
             }
             await fetcher.shutdown()
+            if !match.isEmpty {
+                report.checks += try matches(report, era: version)
+            }
             try print(report)
             if report.verdict != .approved { throw ExitCode(1) }
         }
@@ -150,6 +156,19 @@ extension AASACommand {
             }
             report.checks = cdnChecks + report.checks
             return report
+        }
+
+        /// Each `--match` URL against the file the verdict read.
+        private func matches(_ report: SiteReport, era: Int) throws -> [SiteAssociation.Check] {
+            guard let app else { throw ValidationError("--match needs --app: patterns belong to an app's details entry") }
+            guard let file = report.file else {
+                return [.warn("url-match", "no readable file to match against")]
+            }
+            return try match.map { text in
+                guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--match takes a URL, not '\(text)'") }
+                let result = file.match(url, appID: app, era: era)
+                return SiteAssociation.Check("url-match", result.outcome == .matched ? .pass : .warn, "\(text): \(result)")
+            }
         }
 
         private func print(_ report: SiteReport) throws {

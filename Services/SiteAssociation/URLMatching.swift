@@ -1,0 +1,160 @@
+public import Foundation
+
+/// Universal-link matching (spec associations.md c.3–c.5): which `details` entry speaks for an app,
+/// and whether its `paths` or `components` make a URL a universal link. First match wins.
+extension AssociationFile {
+    /// What the file says about one URL for one app.
+    public struct URLMatch: Sendable, Hashable, CustomStringConvertible {
+        public enum Outcome: String, Sendable, Hashable, Codable {
+            /// A pattern matched: the URL opens the app.
+            case matched
+            /// An exclusion matched: the URL stays in the browser.
+            case blocked
+            /// No pattern matched, or no entry names the app.
+            case noMatch = "no-match"
+        }
+
+        public let outcome: Outcome
+        /// The pattern (or component) that decided, as written.
+        public let pattern: String?
+
+        public var description: String {
+            switch outcome {
+            case .matched: "Pattern \(pattern ?? "") matched"
+            case .blocked: "Pattern \(pattern ?? "") blocked match"
+            case .noMatch: pattern.map { "No pattern matched (\($0))" } ?? "No pattern matched"
+            }
+        }
+    }
+
+    /// Matches `url` for `appID` on a device of iOS `era` (12 and earlier read only `appID` and
+    /// `paths`; 13 and later read `components` when an entry has them).
+    public func match(_ url: URL, appID: String, era: Int = 17) -> URLMatch {
+        guard let links = appLinks else { return URLMatch(outcome: .noMatch, pattern: "no applinks") }
+        let detail = links.details.first { detail in
+            era >= 13 ? detail.appIDs.contains(appID) : (detail.appIDs == [appID] && detail.paths != nil)
+        }
+        guard let detail else { return URLMatch(outcome: .noMatch, pattern: "no details entry names \(appID)") }
+        if era >= 13, let components = detail.components {
+            let parts = URLParts(url)
+            for component in components {
+                let caseSensitive = component.caseSensitive ?? detail.defaults.caseSensitive ?? links.defaults.caseSensitive ?? true
+                let encoded = component.percentEncoded ?? detail.defaults.percentEncoded ?? links.defaults.percentEncoded ?? true
+                let matcher = PatternMatcher(caseSensitive: caseSensitive, variables: links.substitutionVariables)
+                if component.matches(parts, encoded: encoded, matcher: matcher) {
+                    return URLMatch(outcome: component.exclude ? .blocked : .matched, pattern: component.summary)
+                }
+            }
+            return URLMatch(outcome: .noMatch, pattern: nil)
+        }
+        let path = URLParts(url).path(encoded: true)
+        let matcher = PatternMatcher(caseSensitive: true, variables: [:])
+        for pattern in detail.paths ?? [] {
+            let excluded = pattern.hasPrefix("NOT ")
+            if matcher.matches(excluded ? String(pattern.dropFirst(4)) : pattern, path) {
+                return URLMatch(outcome: excluded ? .blocked : .matched, pattern: "\"\(pattern)\"")
+            }
+        }
+        return URLMatch(outcome: .noMatch, pattern: nil)
+    }
+}
+
+extension AssociationFile.Component {
+    func matches(_ parts: URLParts, encoded: Bool, matcher: PatternMatcher) -> Bool {
+        if let path, !matcher.matches(path, parts.path(encoded: encoded)) { return false }
+        if let fragment, !matcher.matches(fragment, parts.fragment(encoded: encoded)) { return false }
+        switch query {
+        case .whole(let pattern)?:
+            if !matcher.matches(pattern, parts.query(encoded: encoded)) { return false }
+        case .items(let items)?:
+            // An absent item is compared as "": `*` matches it, `?*` does not (spec c.5).
+            for (name, pattern) in items where !matcher.matches(pattern, parts.item(name, encoded: encoded)) { return false }
+        case nil:
+            break
+        }
+        return true
+    }
+
+    /// The component as written, for messages.
+    var summary: String {
+        var keys: [String] = []
+        if let path { keys.append("\"/\": \"\(path)\"") }
+        switch query {
+        case .whole(let pattern)?: keys.append("\"?\": \"\(pattern)\"")
+        case .items(let items)?:
+            keys.append("\"?\": {" + items.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", ") + "}")
+        case nil: break
+        }
+        if let fragment { keys.append("\"#\": \"\(fragment)\"") }
+        if exclude { keys.append("\"exclude\": true") }
+        return "{" + keys.joined(separator: ", ") + "}"
+    }
+}
+
+/// A URL's path, query, query items and fragment, percent-encoded or decoded; absent parts are "".
+struct URLParts {
+    let components: URLComponents?
+
+    init(_ url: URL) {
+        components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    }
+
+    func path(encoded: Bool) -> String { (encoded ? components?.percentEncodedPath : components?.path) ?? "" }
+    func query(encoded: Bool) -> String { (encoded ? components?.percentEncodedQuery : components?.query) ?? "" }
+    func fragment(encoded: Bool) -> String { (encoded ? components?.percentEncodedFragment : components?.fragment) ?? "" }
+
+    func item(_ name: String, encoded: Bool) -> String {
+        let items = encoded ? components?.percentEncodedQueryItems : components?.queryItems
+        return items?.first { $0.name == name }?.value ?? ""
+    }
+}
+
+/// The pattern language of `paths` and `components`: `*` any run of characters (even `/`, even
+/// none), `?` exactly one, `$(name)` one of a variable's strings; no escapes (spec c.4, c.5).
+struct PatternMatcher {
+    let caseSensitive: Bool
+    let variables: [String: [String]]
+
+    /// The predefined variables (spec c.5); KeychainLab's reading of each, since Apple describes
+    /// them only in words: a character of the class, a two-letter region, a two- or three-letter language.
+    static let predefined: [String: String] = [
+        "alpha": "\\p{L}", "upper": "\\p{Lu}", "lower": "\\p{Ll}", "alnum": "[\\p{L}\\p{N}]", "digit": "[0-9]",
+        "xdigit": "[0-9A-Fa-f]", "region": "[A-Z]{2}", "lang": "[a-z]{2,3}",
+    ]
+
+    func matches(_ pattern: String, _ text: String) -> Bool {
+        guard
+            let expression = try? NSRegularExpression(
+                pattern: regex(pattern),
+                options: caseSensitive ? [.dotMatchesLineSeparators] : [.dotMatchesLineSeparators, .caseInsensitive]
+            )
+        else { return false }
+        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    func regex(_ pattern: String) -> String {
+        var result = "^"
+        var rest = Substring(pattern)
+        while let character = rest.first {
+            if rest.hasPrefix("$("), let close = rest.firstIndex(of: ")") {
+                let name = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])
+                if let values = variables[name] {
+                    result += "(?:" + values.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|") + ")"
+                } else if let predefined = Self.predefined[name] {
+                    result += predefined
+                } else {
+                    result += "(?!)"  // an undefined variable matches nothing (the schema check fails it)
+                }
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            switch character {
+            case "*": result += ".*"
+            case "?": result += "."
+            default: result += NSRegularExpression.escapedPattern(for: String(character))
+            }
+            rest = rest.dropFirst()
+        }
+        return result + "$"
+    }
+}
