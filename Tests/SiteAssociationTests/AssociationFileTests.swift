@@ -114,3 +114,22 @@ import Testing
         #expect(Self.failures(Self.read(exact + " ")).first?.rule == "size-limit")
     }
 }
+
+/// Hostile files get a verdict with a reason, never a crash.
+@Suite struct HostileFileTests {
+    @Test func deeplyNestedJSONIsRefusedNotRecursedInto() {
+        let nested = String(repeating: "[", count: 60_000) + String(repeating: "]", count: 60_000)
+        let reading = AssociationFile.read(Data(nested.utf8))
+        #expect(reading.failed)
+        #expect(reading.checks.contains { $0.rule == "json-syntax" && $0.detail.contains("nesting deeper than 512") })
+    }
+
+    @Test(arguments: [
+        Data([0xFF, 0xFE, 0x00]), Data(repeating: 0, count: 64), Data("{\"a\": \"\u{0}\"}".utf8),
+        Data([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D]),
+    ])
+    func garbageIsNotJSON(bytes: Data) {
+        let reading = AssociationFile.read(bytes)
+        #expect(reading.failed && reading.file == nil)
+    }
+}
