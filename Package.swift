@@ -240,6 +240,7 @@ let package = Package(
                 "AssociationAPI",
                 "AssociationService",
                 "SiteAssociation",
+                "SiteAssociationFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -251,6 +252,7 @@ let package = Package(
             name: "cdn",
             dependencies: [
                 "AppleCDN",
+                "SiteAssociationFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -500,7 +502,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiteAssociationTests",
-            dependencies: ["SiteAssociation", "CMSSupport", "WorldTestSupport"],
+            dependencies: ["SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport"],
             path: "Tests/SiteAssociationTests",
             swiftSettings: strictSettings
         ),

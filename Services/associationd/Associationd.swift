@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SiteAssociation
+import SiteAssociationFetch
 
 /// associationd: verifies the associated domains of every installed app, as swcd does.
 @main
@@ -40,14 +41,11 @@ struct Associationd: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "associationd")
         logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
-        var resolutions: [String: (address: String, port: Int?)] = [:]
-        for entry in resolve {
-            let sides = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            let target = sides.count == 2 ? sides[1].split(separator: ":").map(String.init) : []
-            guard sides.count == 2, (1...2).contains(target.count) else {
-                throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'")
-            }
-            resolutions[sides[0].lowercased()] = (target[0], target.count == 2 ? Int(target[1]) : nil)
+        let resolutions: Resolutions.Map
+        do {
+            resolutions = try Resolutions.parse(resolve)
+        } catch {
+            throw ValidationError(error.description)
         }
         let configuration = AssociationServer.Configuration(
             world: URL(fileURLWithPath: world),

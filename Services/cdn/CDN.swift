@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import SiteAssociationFetch
 
 /// cdn: the Apple-like CDN iOS 14+ devices ask for association files.
 @main
@@ -35,14 +36,11 @@ struct CDN: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "cdn")
         logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
-        var resolutions: [String: (address: String, port: Int?)] = [:]
-        for entry in resolve {
-            let sides = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            let target = sides.count == 2 ? sides[1].split(separator: ":").map(String.init) : []
-            guard sides.count == 2, (1...2).contains(target.count) else {
-                throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'")
-            }
-            resolutions[sides[0].lowercased()] = (target[0], target.count == 2 ? Int(target[1]) : nil)
+        let resolutions: Resolutions.Map
+        do {
+            resolutions = try Resolutions.parse(resolve)
+        } catch {
+            throw ValidationError(error.description)
         }
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: state), withIntermediateDirectories: true)
         let configuration = CDNServer.Configuration(

@@ -216,18 +216,12 @@ extension AASACommand {
             return (host, SiteFetcher.locations(for: authority, rootOnly: rootOnly))
         }
 
-        private func parsedResolve() throws -> [String: (address: String, port: Int?)] {
-            var map: [String: (address: String, port: Int?)] = [:]
-            for entry in resolve {
-                let sides = entry.split(separator: "=", maxSplits: 1).map(String.init)
-                guard sides.count == 2, !sides[0].isEmpty else { throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'") }
-                let target = sides[1].split(separator: ":").map(String.init)
-                guard (1...2).contains(target.count), target.count == 1 || Int(target[1]) != nil else {
-                    throw ValidationError("--resolve must be HOST=ADDR[:PORT], not '\(entry)'")
-                }
-                map[sides[0].lowercased()] = (target[0], target.count == 2 ? Int(target[1]) : nil)
+        private func parsedResolve() throws -> Resolutions.Map {
+            do {
+                return try Resolutions.parse(resolve)
+            } catch {
+                throw ValidationError(error.description)
             }
-            return map
         }
 
         private func trustRoots() throws -> (tls: [NIOSSLCertificate]?, cms: TrustStore) {
