@@ -2,7 +2,8 @@
 #
 #   make demo    bring the demo world up, play the seeds' stories, bring it down
 #   make test    install what is missing, lint, build without warnings, run every test
-#   make bench   measure keychaind (release build) and gnome-keyring; see docs/benchmarks.md
+#   make bench   measure keychaind (release build) against gnome-keyring, and AASA validation
+#                against curl + openssl; see docs/benchmarks.md
 
 SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
@@ -27,6 +28,7 @@ bench: deps
 	@$(MAKE) --no-print-directory APT_PACKAGES="$(BENCH_PACKAGES)" deps
 	$(SWIFT) build -c release
 	.build/release/keychain-bench --state .bench
+	.build/release/association-bench --state .bench-associations
 
 # Installs only what is missing, with sudo when not root.
 deps:
@@ -50,4 +52,4 @@ build:
 	$(SWIFT) build --build-tests
 
 clean:
-	rm -rf .build .demo .bench
+	rm -rf .build .demo .bench .bench-associations

@@ -422,6 +422,21 @@ let package = Package(
             path: "Benchmarks/KeychainBench",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "association-bench",
+            dependencies: [
+                "CMSSupport",
+                "SiteAssociation",
+                "SiteAssociationFetch",
+                "WebsiteFixture",
+                "WorldBuilder",
+                "WorldFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Benchmarks/AssociationBench",
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(
             name: "CMSSupportTests",
