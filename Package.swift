@@ -194,6 +194,7 @@ let package = Package(
             name: "AssociationAPI",
             dependencies: ["AppIdentity", "SiteAssociation"],
             path: "Services/AssociationAPI",
+            exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
         ),
         /// associationd's logic: verify each app's associated domains, keep and retry the results.

@@ -53,41 +53,16 @@ import Yams
     /// keychaind serves exactly what its OpenAPI document describes: every documented path and
     /// method answers (a bad body is a 4xx, never 404 or 405), and nothing else does.
     @Test func routesMatchTheOpenAPIDocument() async throws {
-        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Services/KeychainAPI/openapi.yaml")
-        let openAPI = try #require(try Yams.load(yaml: String(contentsOf: document, encoding: .utf8)) as? [String: Any])
-        let paths = try #require(openAPI["paths"] as? [String: [String: Any]])
-        var operations: [(method: String, path: String)] = []
-        for (path, methods) in paths {
-            for (method, operation) in methods where ["get", "put", "post", "delete", "patch"].contains(method) {
-                let parameters = ((operation as? [String: Any])?["parameters"] as? [[String: Any]]) ?? []
-                var expanded = [path]
-                for parameter in parameters {
-                    guard let name = parameter["name"] as? String, let values = (parameter["schema"] as? [String: Any])?["enum"] as? [String] else {
-                        continue
-                    }
-                    expanded = expanded.flatMap { template in values.map { template.replacingOccurrences(of: "{\(name)}", with: $0) } }
-                }
-                operations += expanded.map { (method.uppercased(), $0) }
-            }
-        }
+        let operations = try OpenAPIRoutes.operations(in: "Services/KeychainAPI/openapi.yaml")
         #expect(operations.count >= 7, "\(operations)")
         try await withLab(W.family) { (lab: RunningLab) async throws in
-            let endpoint = try Endpoint(lab.state.keychaindEndpoint)
-            let world = lab.state.builtWorld.path
-            let curl = [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", "\(world)/trust/web-root-ca.pem",
-                "--cert", "\(world)/devices/phone/device-chain.pem", "--key", "\(world)/devices/phone/device.key",
-            ]
-            for (method, path) in operations {
-                let answer = try runTool("curl", curl + ["-X", method, "-d", "{}", "\(endpoint)\(path)"])
-                let code = Int(answer.stdout) ?? 0
-                #expect((200..<500).contains(code) && code != 404 && code != 405, "\(method) \(path) answered \(code)")
-            }
-            for (method, path) in [("GET", "/v1/items"), ("POST", "/v1/health/x"), ("DELETE", "/v1/apps"), ("GET", "/v2/health")] {
-                let answer = try runTool("curl", curl + ["-X", method, "\(endpoint)\(path)"])
-                #expect(["404", "405"].contains(answer.stdout), "\(method) \(path) is not documented, yet answered \(answer.stdout)")
-            }
+            try OpenAPIRoutes.check(
+                operations,
+                undocumented: [("GET", "/v1/items"), ("POST", "/v1/health/x"), ("DELETE", "/v1/apps"), ("GET", "/v2/health")],
+                endpoint: try Endpoint(lab.state.keychaindEndpoint).url,
+                lab: lab,
+                device: W.phone
+            )
         }
     }
 

@@ -268,6 +268,17 @@ import WorldTestSupport
 
             let table = try lab.kclab(["associations", "--app", "com.example.Other"])
             #expect(table.stdout.contains("DEVICE") && table.stdout.contains("phone") && !table.stdout.contains("DemoApp"))
+
+            // associationd serves exactly its OpenAPI document.
+            let operations = try OpenAPIRoutes.operations(in: "Services/AssociationAPI/openapi.yaml")
+            #expect(operations.count == 5, "\(operations)")
+            try OpenAPIRoutes.check(
+                operations,
+                undocumented: [("GET", "/v1/apps"), ("PUT", "/v1/associations"), ("GET", "/v2/health")],
+                endpoint: try Endpoint(lab.state.associationdEndpoint).url,
+                lab: lab,
+                device: "phone"
+            )
         }
     }
 }
