@@ -110,9 +110,13 @@ actor Device {
             codeSignature: app.installed.bundle.signed.codeSignature
         )
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            let answer = try await associations.send(.POST, "/v1/apps", request, as: AssociationAPI.InstallResponse.self, decoder: decoder)
+            let answer = try await associations.send(
+                .POST,
+                "/v1/apps",
+                request,
+                as: AssociationAPI.InstallResponse.self,
+                decoder: AssociationAPI.decoder()
+            )
             for record in answer.associations {
                 logger.info(
                     "associated domain",

@@ -76,13 +76,7 @@ public enum CDNServer {
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.publicServer(world: configuration.world, service: "cdn")),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cdn"),
             onServerRunning: { channel in
-                let endpoint = Endpoint(url: "https://\(host):\(channel.localAddress?.port ?? 0)", pid: getpid())
-                do {
-                    try endpoint.write(to: endpointFile)
-                    logger.info("cdn listening", metadata: ["http.url": "\(endpoint.url)"])
-                } catch {
-                    logger.error("cannot write the endpoint file", metadata: ["file": "\(endpointFile.path)", "error": "\(error)"])
-                }
+                Endpoint.announce(service: "cdn", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
             },
             logger: logger
         )

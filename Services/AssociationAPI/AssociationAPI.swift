@@ -1,8 +1,23 @@
 public import AppIdentity
 public import Foundation
 
-/// associationd's API types (see Services/AssociationService/openapi.yaml).
+/// associationd's API types (see Services/AssociationAPI/openapi.yaml).
 public enum AssociationAPI {
+    /// associationd's JSON, in its API, its store and kclab's output: sorted keys, ISO 8601 dates.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    /// Reads what ``encoder()`` writes.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
     /// A device installed an app: its OS, and the app's signed files, which associationd verifies
     /// itself before reading the associated-domains entitlement.
     public struct InstallRequest: Codable, Hashable, Sendable {

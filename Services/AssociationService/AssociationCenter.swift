@@ -52,15 +52,12 @@ public final class AssociationCenter: Sendable {
     /// naming the host exactly, else the longest wildcard covering it (spec a.2); a pending one is
     /// fetched again first, as a shared-credential call makes swcd do.
     public func association(device: String, appID: String, service: AssociationService, host: String) async throws -> AssociationRecord? {
-        let candidates = try store.records(device: device, appID: appID).filter { record in
-            record.service == service && (try? AssociatedDomain(record.entry))?.covers(host) == true
+        let candidates = try store.records(device: device, appID: appID).compactMap { record -> (record: AssociationRecord, rank: [Int])? in
+            guard record.service == service, let entry = try? AssociatedDomain(record.entry), entry.covers(host) else { return nil }
+            // An exact entry beats any wildcard; among wildcards the longest domain wins.
+            return (record, [entry.isWildcard ? 0 : 1, entry.host.count])
         }
-        let best = candidates.max { lhs, rhs in
-            let left = (try? AssociatedDomain(lhs.entry)).map { ($0.isWildcard ? 0 : 1, $0.host.count) } ?? (0, 0)
-            let right = (try? AssociatedDomain(rhs.entry)).map { ($0.isWildcard ? 0 : 1, $0.host.count) } ?? (0, 0)
-            return left < right
-        }
-        guard let best else { return nil }
+        guard let best = candidates.max(by: { $0.rank.lexicographicallyPrecedes($1.rank) })?.record else { return nil }
         return best.state == .pending ? try await refetch(best) : best
     }
 

@@ -65,13 +65,7 @@ public enum AssociationServer {
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "associationd")),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "associationd"),
             onServerRunning: { channel in
-                let endpoint = Endpoint(url: "https://\(host):\(channel.localAddress?.port ?? 0)", pid: getpid())
-                do {
-                    try endpoint.write(to: endpointFile)
-                    logger.info("associationd listening", metadata: ["http.url": "\(endpoint.url)"])
-                } catch {
-                    logger.error("cannot write the endpoint file", metadata: ["file": "\(endpointFile.path)", "error": "\(error)"])
-                }
+                Endpoint.announce(service: "associationd", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
             },
             logger: logger
         )

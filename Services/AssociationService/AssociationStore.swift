@@ -29,22 +29,13 @@ public final class AssociationStore: Sendable {
         try migrator.migrate(database)
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
-
     private static func decode(_ text: String) -> AssociationRecord? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(AssociationRecord.self, from: Data(text.utf8))
+        try? AssociationAPI.decoder().decode(AssociationRecord.self, from: Data(text.utf8))
     }
 
     /// Stores `record`, replacing the one for the same (device, app, service, entry).
     public func save(_ record: AssociationRecord) throws {
-        let text = String(decoding: try Self.encoder.encode(record), as: UTF8.self)
+        let text = String(decoding: try AssociationAPI.encoder().encode(record), as: UTF8.self)
         try database.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO associations (device, appID, service, entry, record, nextRetry) VALUES (?, ?, ?, ?, ?, ?)",

@@ -26,8 +26,8 @@ public final class AssociationVerifier: Sendable {
     }
 
     /// Where the file for `entry` comes from on a device of this era.
-    public static func readsThroughCDN(_ entry: AssociatedDomain, era: Int, cdnAvailable: Bool) -> Bool {
-        cdnAvailable && era >= 14 && entry.mode != .developer && entry.mode != .developerManaged
+    public static func readsThroughCDN(_ entry: AssociatedDomain, era: Int) -> Bool {
+        era >= 14 && entry.mode != .developer && entry.mode != .developerManaged
     }
 
     public func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion) async -> SiteReport {
@@ -41,7 +41,7 @@ public final class AssociationVerifier: Sendable {
             )
         }
         let evaluator = SiteEvaluator(host: entry.host, trust: trust, now: now(), requiresSignature: era < 9)
-        if let cdn, Self.readsThroughCDN(entry, era: era, cdnAvailable: true) {
+        if let cdn, Self.readsThroughCDN(entry, era: era) {
             let (attempt, headers) = await fetcher.fetchWithHeaders("\(cdn)/a/v1/\(entry.fileAuthority)")
             if case .response(let status, _, _, _, _) = attempt.outcome, status != 200 {
                 let reason = headers["apple-failure-reason"] ?? "HTTP \(status)"

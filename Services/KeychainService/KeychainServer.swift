@@ -53,14 +53,7 @@ public enum KeychainServer {
             server: try .tls(.http1(), tlsConfiguration: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "keychaind"),
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                let endpoint = Endpoint(url: "https://\(host):\(port)", pid: getpid())
-                do {
-                    try endpoint.write(to: endpointFile)
-                    logger.info("keychaind listening", metadata: ["http.url": "\(endpoint.url)"])
-                } catch {
-                    logger.error("cannot write the endpoint file", metadata: ["file": "\(endpointFile.path)", "error": "\(error)"])
-                }
+                Endpoint.announce(service: "keychaind", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
             },
             logger: logger
         )

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// Where a running service listens, written by the service once it is bound (so a port of 0 can be
 /// used) and read by the tools that start it.
@@ -24,5 +25,19 @@ public struct Endpoint: Codable, Hashable, Sendable {
     /// Reads an endpoint file.
     public static func read(from file: URL) throws -> Endpoint {
         try JSONDecoder().decode(Endpoint.self, from: Data(contentsOf: file))
+    }
+}
+
+extension Endpoint {
+    /// What a service does once its server is bound: writes `https://HOST:PORT` and its PID to
+    /// `file`, and says so in the log (or why it could not).
+    public static func announce(service: String, host: String, port: Int, to file: URL, logger: Logger) {
+        let endpoint = Endpoint(url: "https://\(host):\(port)", pid: getpid())
+        do {
+            try endpoint.write(to: file)
+            logger.info("\(service) listening", metadata: ["http.url": "\(endpoint.url)"])
+        } catch {
+            logger.error("cannot write the endpoint file", metadata: ["file": "\(file.path)", "error": "\(error)"])
+        }
     }
 }

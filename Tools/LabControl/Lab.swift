@@ -42,10 +42,9 @@ public enum Lab {
                 try await waitForWebsites(site, pid: pid, state: state)
                 websites = site
                 try? FileManager.default.removeItem(at: state.cdnEndpoint)
-                let resolve = site.hosts.flatMap { ["--resolve", "\($0)=\(site.address):\(site.port)"] }
                 let cdnPID = try LabProcesses.start(
                     "cdn",
-                    ["--world", state.builtWorld.path, "--state", state.cdn.path, "--port", "0"] + resolve,
+                    ["--world", state.builtWorld.path, "--state", state.cdn.path, "--port", "0"] + site.resolveArguments,
                     log: state.log("cdn")
                 )
                 record.processes.append(.init(name: "cdn", pid: cdnPID))
@@ -56,14 +55,12 @@ public enum Lab {
             try? FileManager.default.removeItem(at: state.associationdEndpoint)
             var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0"]
             if let cdn { associationArguments += ["--cdn", cdn] }
-            if let websites {
-                associationArguments += websites.hosts.flatMap { ["--resolve", "\($0)=\(websites.address):\(websites.port)"] }
-            }
+            associationArguments += websites?.resolveArguments ?? []
             let associationd = try LabProcesses.start("associationd", associationArguments, log: state.log("associationd"))
             record.processes.append(.init(name: "associationd", pid: associationd))
             try record.write(state)
             try await LabProcesses.waitFor(state.associationdEndpoint, process: associationd, name: "associationd", log: state.log("associationd"))
-            let servicesCount = record.processes.count
+            var devicePIDs: [Int32] = []
             for device in world.devices {
                 try? FileManager.default.removeItem(at: state.readyFile(device.id))
                 let pid = try LabProcesses.start(
@@ -76,12 +73,13 @@ public enum Lab {
                     log: state.log("device-\(device.id)")
                 )
                 record.processes.append(.init(name: "device \(device.id)", pid: pid))
+                devicePIDs.append(pid)
                 try record.write(state)
             }
-            for (device, process) in zip(world.devices, record.processes.dropFirst(servicesCount)) {
+            for (device, pid) in zip(world.devices, devicePIDs) {
                 try await LabProcesses.waitFor(
                     state.readyFile(device.id),
-                    process: process.pid,
+                    process: pid,
                     name: "device \(device.id)",
                     log: state.log("device-\(device.id)")
                 )

@@ -18,6 +18,11 @@ public struct SiteRecord: Codable, Sendable {
         (try? Data(contentsOf: file)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["url"] as? String
     }
 
+    /// `--resolve HOST=ADDR:PORT` for each host, as the CDN and associationd take them.
+    public var resolveArguments: [String] {
+        hosts.flatMap { ["--resolve", "\($0)=\(address):\(port)"] }
+    }
+
     /// `HOST=ADDR:PORT` for each host, as `kclab aasa check --resolve` takes them.
     public var resolutions: [String: (address: String, port: Int?)] {
         Dictionary(uniqueKeysWithValues: hosts.map { ($0, (address, Optional(port))) })
@@ -41,14 +46,7 @@ extension Lab {
             prefix: state.websites,
             port: try NginxProcess.freePort()
         )
-        try FileManager.default.createDirectory(at: state.websites.appending(path: "tmp"), withIntermediateDirectories: true)
-        let file = state.websites.appending(path: "nginx.conf")
-        try Data(configuration.text().utf8).write(to: file)
-        let pid = try LabProcesses.start(
-            at: NginxProcess.executable,
-            ["-p", state.websites.path, "-e", state.websites.appending(path: "error.log").path, "-c", file.path],
-            log: state.log("nginx")
-        )
+        let pid = try LabProcesses.start(at: NginxProcess.executable, try configuration.write(), log: state.log("nginx"))
         let record = SiteRecord(address: configuration.address, port: configuration.port, hosts: configuration.hosts)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -35,9 +35,8 @@ struct AssociationsCommand: ParsableCommand {
         }
         let names = Self.deviceNames(lab)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
+            let encoder = AssociationAPI.encoder()
+            encoder.outputFormatting.insert(.prettyPrinted)
             say(String(decoding: try encoder.encode(records), as: UTF8.self))
             return
         }

@@ -30,6 +30,17 @@ public struct NginxConfiguration: Sendable {
     /// The folder whose `HOST` files make a `flaky-500` site recover.
     public var recoveryFolder: URL { prefix.appending(path: "recovered") }
 
+    /// Writes the configuration and nginx's folders under the prefix; returns nginx's arguments.
+    public func write() throws -> [String] {
+        try FileManager.default.createDirectory(at: prefix.appending(path: "tmp"), withIntermediateDirectories: true)
+        let file = prefix.appending(path: "nginx.conf")
+        try Data(text().utf8).write(to: file)
+        return ["-p", prefix.path, "-e", errorLog.path, "-c", file.path]
+    }
+
+    /// nginx's error log.
+    public var errorLog: URL { prefix.appending(path: "error.log") }
+
     /// The configuration file's text.
     public func text() -> String {
         var servers: [String] = []

@@ -16,13 +16,9 @@ public final class NginxProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
             throw FixtureError("nginx is not installed (apt-get install nginx; make test installs it)")
         }
-        let prefix = configuration.prefix
-        try FileManager.default.createDirectory(at: prefix.appending(path: "tmp"), withIntermediateDirectories: true)
-        let file = prefix.appending(path: "nginx.conf")
-        try Data(configuration.text().utf8).write(to: file)
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["-p", prefix.path, "-e", prefix.appending(path: "error.log").path, "-c", file.path]
+        process.arguments = try configuration.write()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
@@ -42,7 +38,7 @@ public final class NginxProcess: @unchecked Sendable {
     private func waitUntilListening() throws {
         for _ in 0..<100 {
             guard process.isRunning else {
-                let log = (try? String(contentsOf: configuration.prefix.appending(path: "error.log"), encoding: .utf8)) ?? ""
+                let log = (try? String(contentsOf: configuration.errorLog, encoding: .utf8)) ?? ""
                 throw FixtureError("nginx exited at start: \(log.suffix(600))")
             }
             if Self.accepts(configuration.address, configuration.port) { return }
