@@ -74,13 +74,16 @@ public enum DeviceRuntime {
         let handler = RequestHandler(device: device, configuration: configuration, logger: logger)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
-                try await SocketServer.serve(path: configuration.controlSocket, logger: logger) { line in
+                // Ready only once the control socket accepts connections: kclab waits for this file.
+                let ready: @Sendable () async throws -> Void = {
+                    let status = await device.status()
+                    try JSONEncoder().encode(status).write(to: configuration.readyFile, options: .atomic)
+                    logger.info("device ready", metadata: ["device.id": "\(declaration.id)", "socket": "\(configuration.controlSocket.path)"])
+                }
+                try await SocketServer.serve(path: configuration.controlSocket, logger: logger, listening: ready) { line in
                     await handler.control(line)
                 }
             }
-            let status = await device.status()
-            try JSONEncoder().encode(status).write(to: configuration.readyFile, options: .atomic)
-            logger.info("device ready", metadata: ["device.id": "\(declaration.id)", "socket": "\(configuration.controlSocket.path)"])
         }
     }
 

@@ -7,9 +7,14 @@ import NIOPosix
 /// A Unix-socket server that answers one JSON line with one JSON line; used for the device's
 /// control socket and for each launched app's own socket.
 struct SocketServer {
-    /// Binds `path` (replacing a stale socket file), only the owner may connect, and serves until
-    /// the task is cancelled.
-    static func serve(path: URL, logger: Logger, handle: @escaping @Sendable (Data) async -> Data) async throws {
+    /// Binds `path` (replacing a stale socket file), only the owner may connect, calls `listening`
+    /// once connections are accepted, and serves until the task is cancelled.
+    static func serve(
+        path: URL,
+        logger: Logger,
+        listening: @Sendable () async throws -> Void = {},
+        handle: @escaping @Sendable (Data) async -> Data
+    ) async throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -21,6 +26,7 @@ struct SocketServer {
             }
         chmod(path.path, 0o600)
         defer { try? FileManager.default.removeItem(at: path) }
+        try await listening()
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { connections in
                 for try await connection in connections {
