@@ -218,6 +218,22 @@ let package = Package(
             path: "Services/AssociationService",
             swiftSettings: strictSettings
         ),
+        /// webcredentiald's API: what devices send, and the prompts and outcomes they get back.
+        .target(
+            name: "WebCredentialAPI",
+            dependencies: ["AppIdentity", "KeychainTypes"],
+            path: "Services/WebCredentialAPI",
+            exclude: ["openapi.yaml"],
+            swiftSettings: strictSettings
+        ),
+        /// Shared web credentials: SecAddSharedWebCredential and SecRequestSharedWebCredential's
+        /// rules by OS release, the stored items and the prompts (spec associations.md d).
+        .target(
+            name: "WebCredentials",
+            dependencies: ["AppIdentity", "KeychainTypes", "SiteAssociation", "WebCredentialAPI"],
+            path: "Services/WebCredentials",
+            swiftSettings: strictSettings
+        ),
         /// The Apple-like CDN: association files fetched from each site and cached.
         .target(
             name: "AppleCDN",
@@ -508,6 +524,12 @@ let package = Package(
             name: "AssociationServiceTests",
             dependencies: ["AssociationAPI", "AssociationService", "AppIdentity", "SiteAssociation", "WorldTestSupport"],
             path: "Tests/AssociationServiceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebCredentialsTests",
+            dependencies: ["AppIdentity", "KeychainTypes", "WebCredentialAPI", "WebCredentials"],
+            path: "Tests/WebCredentialsTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -15,6 +15,9 @@ public struct AccessGroup: Hashable, Comparable, Sendable, Codable, CustomString
     /// The group every app on an Apple platform may read token items from; never writable.
     public static let token = AccessGroup(unchecked: "com.apple.token")
 
+    /// The group of the website passwords Safari saves and shared web credentials use.
+    public static let savedPasswords = AccessGroup(unchecked: "com.apple.cfnetwork")
+
     private init(unchecked rawValue: String) {
         self.rawValue = rawValue
     }

@@ -15,6 +15,9 @@ public enum CertificateRole: String, CaseIterable, Sendable, Codable {
     case profileSigning
     /// A device's identity for mutual TLS ("Apple iPhone Device").
     case device
+    /// A system service's identity for mutual TLS: webcredentiald, which reads and writes the saved
+    /// website passwords of a device (as securityd does for its own agent) and asks associationd.
+    case systemService
 
     /// The marker extension's OID: 2.999.5322.1.n, in the branch KeychainLab picked for itself.
     public var oid: ASN1ObjectIdentifier {
@@ -22,6 +25,7 @@ public enum CertificateRole: String, CaseIterable, Sendable, Codable {
         case .teamSigning: [2, 999, 5322, 1, 1]
         case .profileSigning: [2, 999, 5322, 1, 2]
         case .device: [2, 999, 5322, 1, 3]
+        case .systemService: [2, 999, 5322, 1, 4]
         }
     }
 

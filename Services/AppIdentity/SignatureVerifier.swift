@@ -193,6 +193,7 @@ extension CertificateRole {
         case .teamSigning: "team code-signing"
         case .profileSigning: "provisioning-profile signing"
         case .device: "device identity"
+        case .systemService: "system service identity"
         }
     }
 }

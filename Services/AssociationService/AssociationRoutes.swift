@@ -51,14 +51,14 @@ struct AssociationRoutes: Sendable {
             return try Self.json(try center.records(device: device.udid, appID: request.uri.queryParameters.get("app")))
         }
         router.get("/v1/association") { request, context in
-            let device = try await Self.device(context)
             let query = request.uri.queryParameters
+            let udid = try await Self.deviceActedFor(context, named: query.get("device"))
             guard let app = query.get("app"), let host = query.get("host"),
                 let service = AssociationService(rawValue: query.get("service") ?? "webcredentials")
             else {
                 throw HTTPError(.badRequest, message: "give app, host and service (webcredentials, applinks, activitycontinuation, appclips)")
             }
-            let record = try await center.association(device: device.udid, appID: app, service: service, host: host.lowercased())
+            let record = try await center.association(device: udid, appID: app, service: service, host: host.lowercased())
             return try Self.json(AssociationAPI.Answer(associated: record?.state == .approved, record: record))
         }
     }
@@ -68,6 +68,17 @@ struct AssociationRoutes: Sendable {
             throw HTTPError(.forbidden, message: "this service answers devices only: present a device certificate")
         }
         return device
+    }
+
+    /// The device a question is about: the caller's own, or, for a system service (webcredentiald),
+    /// the one it names in `device=UDID`.
+    static func deviceActedFor(_ context: DeviceRequestContext, named udid: String?) async throws -> String {
+        if let device = await DeviceIdentity.of(context.channel) { return device.udid }
+        guard await SystemServiceIdentity.of(context.channel) != nil else {
+            throw HTTPError(.forbidden, message: "this service answers devices and system services only: present a device certificate")
+        }
+        guard let udid, !udid.isEmpty else { throw HTTPError(.badRequest, message: "a system service must name the device: device=UDID") }
+        return udid
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {

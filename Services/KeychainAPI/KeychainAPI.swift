@@ -70,6 +70,23 @@ public enum KeychainAPI {
         }
     }
 
+    /// A SecItem call a system service (webcredentiald) makes in a device's keychain, with the
+    /// system's own access group for saved website passwords, `com.apple.cfnetwork`.
+    public struct SystemCallRequest: Codable, Hashable, Sendable {
+        /// The device's UDID.
+        public var device: String
+        /// The query or attributes dictionary.
+        public var query: [String: SecValue]
+        /// `attributesToUpdate`, for `update` only.
+        public var attributesToUpdate: [String: SecValue]?
+
+        public init(device: String, query: [String: SecValue], attributesToUpdate: [String: SecValue]? = nil) {
+            self.device = device
+            self.query = query
+            self.attributesToUpdate = attributesToUpdate
+        }
+    }
+
     /// The outcome of a call: the OSStatus, its name, the result and, for a refusal, the rule.
     public struct CallResponse: Codable, Hashable, Sendable {
         public var status: Int32

@@ -58,10 +58,7 @@ struct KeychainRoutes: Sendable {
         }
         router.post("/v1/items/:call") { request, context in
             let device = try await Self.device(context)
-            let call = context.parameters.get("call") ?? ""
-            guard ["add", "copy-matching", "update", "delete"].contains(call) else {
-                throw Self.problem(.notFound, "badRequest", "unknown call '\(call)': use add, copy-matching, update or delete")
-            }
+            let call = try Self.call(context)
             let body = try await Self.decode(KeychainAPI.CallRequest.self, request, context)
             guard let report = self.devices.report(for: device.udid) else {
                 throw Self.problem(.conflict, "unknownDevice", "the device must report its state (PUT /v1/device) first")
@@ -80,6 +77,46 @@ struct KeychainRoutes: Sendable {
             )
             return try Self.json(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
         }
+    }
+
+    /// What a system service may do in a device's keychain: the saved website passwords' group,
+    /// nothing else (securityd runs its shared-web-credential code with that group alone).
+    func addSystemRoutes(to router: Router<DeviceRequestContext>) {
+        router.post("/v1/system/items/:call") { request, context in
+            guard let service = await SystemServiceIdentity.of(context.channel) else {
+                throw Self.problem(.forbidden, "notASystemService", "only a system service (webcredentiald) may make system calls")
+            }
+            let call = try Self.call(context)
+            let body = try await Self.decode(KeychainAPI.SystemCallRequest.self, request, context)
+            guard let report = self.devices.report(for: body.device) else {
+                throw Self.problem(.conflict, "unknownDevice", "device \(body.device) has not reported its state to keychaind")
+            }
+            let client = ClientContext(
+                appID: service.name,
+                entitledGroups: [.savedPasswords],
+                device: Self.state(report),
+                deviceKeychain: "device:\(body.device)",
+                accountKeychain: report.iCloudAccount.map { "icloud:\($0)" }
+            )
+            let result = await self.perform(call, KeychainAPI.CallRequest(app: service.name, query: body.query, attributesToUpdate: body.attributesToUpdate), client: client)
+            context.logger.info(
+                "\(Self.names[call] ?? call)",
+                metadata: [
+                    "service": "\(service.name)", "device.udid": "\(body.device)",
+                    "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
+                ]
+            )
+            return try Self.json(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
+        }
+    }
+
+    /// The call named in the path: add, copy-matching, update or delete.
+    static func call(_ context: DeviceRequestContext) throws -> String {
+        let call = context.parameters.get("call") ?? ""
+        guard ["add", "copy-matching", "update", "delete"].contains(call) else {
+            throw Self.problem(.notFound, "badRequest", "unknown call '\(call)': use add, copy-matching, update or delete")
+        }
+        return call
     }
 
     static func state(_ report: KeychainAPI.DeviceReport) -> DeviceState {

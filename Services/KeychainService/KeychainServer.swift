@@ -45,6 +45,7 @@ public enum KeychainServer {
         )
         let router = Router(context: DeviceRequestContext.self)
         routes.add(to: router)
+        routes.addSystemRoutes(to: router)
         let tls = try TLSIdentities.server(world: configuration.world, service: "keychaind")
         let endpointFile = configuration.endpointFile
         let host = configuration.host

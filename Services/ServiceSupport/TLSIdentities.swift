@@ -34,9 +34,23 @@ public enum TLSIdentities {
 
     /// A device's client side: its certificate chain and key, trusting the world's web root for servers.
     public static func deviceClient(world: URL, device: String) throws -> TLSConfiguration {
+        try client(world: world, chain: "devices/\(device)/device-chain.pem", key: WorldLayout.key(for: WorldLayout.deviceCertificate(device)))
+    }
+
+    /// A system service's client side (webcredentiald calling keychaind and associationd): its
+    /// client identity, trusting the world's web root for the services' certificates.
+    public static func systemServiceClient(world: URL, service: String) throws -> TLSConfiguration {
+        try client(
+            world: world,
+            chain: "services/\(service)/client-chain.pem",
+            key: WorldLayout.key(for: WorldLayout.systemServiceCertificate(service))
+        )
+    }
+
+    private static func client(world: URL, chain chainPath: String, key keyPath: String) throws -> TLSConfiguration {
         let layout = WorldLayout(root: world)
-        let chain = try NIOSSLCertificate.fromPEMFile(layout.url("devices/\(device)/device-chain.pem").path)
-        let key = try NIOSSLPrivateKey(file: layout.url(WorldLayout.key(for: WorldLayout.deviceCertificate(device))).path, format: .pem)
+        let chain = try NIOSSLCertificate.fromPEMFile(layout.url(chainPath).path)
+        let key = try NIOSSLPrivateKey(file: layout.url(keyPath).path, format: .pem)
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateChain = chain.map { .certificate($0) }
         configuration.privateKey = .privateKey(key)

@@ -42,8 +42,9 @@ enum CertificateProfile: Hashable {
     /// protection beside code signing so that `openssl cms -verify`, whose default purpose is
     /// S/MIME signing, accepts what it signs.
     case signer(CertificateRole)
-    /// A device's client identity for mutual TLS.
-    case device
+    /// A client identity for mutual TLS, marked with its role: a device, or a system service
+    /// (webcredentiald) acting for the devices.
+    case client(CertificateRole)
     /// A TLS server for these host names (and loopback addresses for services).
     case tlsServer(hosts: [String], loopback: Bool)
 
@@ -51,7 +52,7 @@ enum CertificateProfile: Hashable {
         switch self {
         case .root: 3650
         case .intermediate: 1825
-        case .signer, .device, .tlsServer: 397
+        case .signer, .client, .tlsServer: 397
         }
     }
 
@@ -81,14 +82,14 @@ enum CertificateProfile: Hashable {
                 authorityKeyID
                 role.markerExtension
             }
-        case .device:
+        case .client(let role):
             return try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.clientAuth])
                 subjectKeyID
                 authorityKeyID
-                CertificateRole.device.markerExtension
+                role.markerExtension
             }
         case .tlsServer(let hosts, let loopback):
             var names = hosts.map(GeneralName.dnsName)

@@ -63,7 +63,7 @@ public struct WorldBuilder: Sendable {
             let identity = try store.identity(
                 WorldLayout.deviceCertificate(device.id),
                 subject: subject,
-                profile: .device,
+                profile: .client(.device),
                 issuer: trust.deviceCA,
                 now: now
             )
@@ -106,6 +106,16 @@ public struct WorldBuilder: Sendable {
                 now: now
             )
             _ = try store.put("services/\(service)/fullchain.pem", identity.chainPEM)
+        }
+        for service in WorldLayout.systemServices {
+            let identity = try store.identity(
+                WorldLayout.systemServiceCertificate(service),
+                subject: TrustHierarchy.name(service, organization: "KeychainLab System Services"),
+                profile: .client(.systemService),
+                issuer: trust.deviceCA,
+                now: now
+            )
+            _ = try store.put("services/\(service)/client-chain.pem", identity.chainPEM)
         }
         try store.finish()
         return BuildReport(output: layout.root, written: store.written, unchanged: store.unchanged)

@@ -23,6 +23,7 @@ public import WorldFile
 ///   websites/HOST/tls.pem|.key          each host's TLS identity (chain included)
 ///   websites/HOST/apple-app-site-association   the file the host serves (JSON or signed)
 ///   services/NAME/tls.pem|.key          each service's TLS identity
+///   services/NAME/client.pem|.key       a system service's mutual-TLS client identity (webcredentiald)
 ///   untrusted/                          a look-alike CA no device trusts, for refusal demos
 /// ```
 public struct WorldLayout: Sendable, Hashable {
@@ -36,6 +37,9 @@ public struct WorldLayout: Sendable, Hashable {
 
     /// The services that get a TLS identity.
     public static let services = ["keychaind", "associationd", "webcredentiald", "cdn"]
+    /// The services that also get a client identity, to call keychaind and associationd for the
+    /// devices (issued by the device CA with the system-service role).
+    public static let systemServices = ["webcredentiald"]
 
     public static let manifestFile = "manifest.json"
     public static let rootCA = "trust/root-ca.pem"
@@ -63,6 +67,7 @@ public struct WorldLayout: Sendable, Hashable {
     public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
     public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }
     public static func serviceCertificate(_ service: String) -> String { "services/\(service)/tls.pem" }
+    public static func systemServiceCertificate(_ service: String) -> String { "services/\(service)/client.pem" }
 
     /// The trust folder `kclab bundle verify --trust` expects.
     public var trustDirectory: URL { root.appending(path: "trust") }

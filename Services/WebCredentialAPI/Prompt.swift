@@ -1,0 +1,87 @@
+/// A consent prompt webcredentiald asks the device to show its user, as swcagent shows an alert.
+public struct Prompt: Codable, Hashable, Sendable {
+    /// What the user is asked about.
+    public enum Kind: String, Codable, Hashable, Sendable {
+        /// Save a new password (SWC_REQUEST_ADD).
+        case add
+        /// Replace a saved password (SWC_REQUEST_UPDATE).
+        case update
+        /// Delete a saved password (SWC_REQUEST_DELETE).
+        case delete
+        /// The G1 request picker (SWC_ALERT_TITLE): one row per saved account.
+        case picker
+        /// The G2 password request (iOS 15.4+): AuthenticationServices' sheet of saved passwords.
+        case passwordRequest = "password-request"
+    }
+
+    public var kind: Kind
+    /// The app's display name.
+    public var app: String
+    /// The domain the prompt names.
+    public var domain: String
+    /// The alert's title, with the app and domain filled in.
+    public var title: String
+    /// The key of the alert's message body in SharedWebCredentials.strings (its English text is not
+    /// in any source we have, so the key is shown).
+    public var messageKey: String
+    /// The approve button's title (none for a picker, whose rows are the choices).
+    public var approveButton: String?
+    /// The other button: "Not Now".
+    public var cancelButton: String
+    /// For a picker or a password request: the accounts offered, as `account (host)`, in order.
+    public var choices: [String]?
+
+    public init(
+        kind: Kind,
+        app: String,
+        domain: String,
+        title: String,
+        messageKey: String = "SWC_INFO_MESSAGE",
+        approveButton: String?,
+        cancelButton: String = "Not Now",
+        choices: [String]? = nil
+    ) {
+        self.kind = kind
+        self.app = app
+        self.domain = domain
+        self.title = title
+        self.messageKey = messageKey
+        self.approveButton = approveButton
+        self.cancelButton = cancelButton
+        self.choices = choices
+    }
+
+    /// A stable name for this prompt, so an answer is only ever applied to the prompt it answers.
+    public var id: String {
+        var hasher = StableHash()
+        for part in [kind.rawValue, app, domain, title] + (choices ?? []) { hasher.combine(part) }
+        return hasher.hex
+    }
+}
+
+/// The user's answer to a prompt, sent with the call again.
+public struct Consent: Codable, Hashable, Sendable {
+    /// The ``Prompt/id`` answered.
+    public var prompt: String
+    public var answer: PromptAnswer
+
+    public init(prompt: String, answer: PromptAnswer) {
+        self.prompt = prompt
+        self.answer = answer
+    }
+}
+
+/// FNV-1a over UTF-8 with separators: the same value in every process (Swift's Hasher is seeded).
+struct StableHash {
+    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func combine(_ text: String) {
+        for byte in text.utf8 + [0] {
+            value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+    }
+
+    var hex: String {
+        String(value, radix: 16)
+    }
+}
