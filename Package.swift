@@ -98,6 +98,7 @@ let package = Package(
             name: "WorldFile",
             dependencies: [
                 "AppIdentity",
+                "WebCredentialAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -153,9 +154,11 @@ let package = Package(
             dependencies: [
                 "AppIdentity",
                 "WorldBuilder",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -232,6 +235,41 @@ let package = Package(
             name: "WebCredentials",
             dependencies: ["AppIdentity", "KeychainTypes", "SiteAssociation", "WebCredentialAPI"],
             path: "Services/WebCredentials",
+            swiftSettings: strictSettings
+        ),
+        /// webcredentiald's service: verifies the calling app, runs the broker against keychaind and
+        /// associationd, keeps user approvals.
+        .target(
+            name: "WebCredentialService",
+            dependencies: [
+                "AppIdentity",
+                "AssociationAPI",
+                "CMSSupport",
+                "KeychainAPI",
+                "KeychainTypes",
+                "ServiceSupport",
+                "WebCredentialAPI",
+                "WebCredentials",
+                "WorldBuilder",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Services/WebCredentialService",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "webcredentiald",
+            dependencies: [
+                "WebCredentialService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/webcredentiald",
             swiftSettings: strictSettings
         ),
         /// The Apple-like CDN: association files fetched from each site and cached.
@@ -330,6 +368,7 @@ let package = Package(
                 "KeychainTypes",
                 "ServiceSupport",
                 "SiteAssociation",
+                "WebCredentialAPI",
                 "WorldBuilder",
                 "WorldFile",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,3 +1,4 @@
+public import Foundation
 public import KeychainTypes
 
 /// What an app (through the Security module) or kclab asks its device, one JSON object per line on
@@ -32,6 +33,12 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case unlock
         /// Restart the device: locked, and not unlocked since boot (control socket).
         case reboot
+        /// `SecAddSharedWebCredential(fqdn, account, password)`.
+        case addSharedWebCredential = "add-shared-web-credential"
+        /// `SecRequestSharedWebCredential(fqdn, account)`.
+        case requestSharedWebCredential = "request-shared-web-credential"
+        /// Replace the scripted user's answers: `arguments` in order, then `defaultAnswer` (control socket).
+        case setAnswers = "set-answers"
     }
 
     public var operation: Operation
@@ -41,8 +48,14 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     public var query: [String: SecValue]?
     /// `attributesToUpdate`, for `update`.
     public var attributesToUpdate: [String: SecValue]?
-    /// Arguments for `run`; the program and its arguments for `exec`.
+    /// Arguments for `run`; the program and its arguments for `exec`; answers for `set-answers`.
     public var arguments: [String]?
+    /// Shared web credentials: the domain, the account, and the password (`nil` deletes).
+    public var fqdn: String?
+    public var account: String?
+    public var password: String?
+    /// For `set-answers`: the answer once the list is used up.
+    public var defaultAnswer: String?
 
     public init(
         _ operation: Operation,
@@ -60,7 +73,18 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case operation = "op"
-        case app, query, attributesToUpdate, arguments
+        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer
+    }
+
+    /// A shared-web-credential call.
+    public static func sharedWebCredential(_ operation: Operation, fqdn: String?, account: String?, password: String? = nil, app: String? = nil)
+        -> DeviceRequest
+    {
+        var request = DeviceRequest(operation, app: app)
+        request.fqdn = fqdn
+        request.account = account
+        request.password = password
+        return request
     }
 }
 
@@ -83,6 +107,10 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
     /// For `run` and `exec`: the program's exit status and output.
     public var exitCode: Int32?
     public var output: String?
+    /// For shared web credentials: the CFError the completion handler gets (`nil` is NULL).
+    public var callError: CallError?
+    /// For `set-answers`: the scripted user's answers now.
+    public var answers: [String]?
 
     public init() {}
 
@@ -101,6 +129,68 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
         var response = DeviceResponse()
         response.error = message
         return response
+    }
+}
+
+/// A CFError as an app receives it.
+public struct CallError: Codable, Hashable, Sendable {
+    public var domain: String
+    public var code: Int
+    public var message: String
+
+    public init(domain: String, code: Int, message: String) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+    }
+}
+
+/// A prompt the device showed its user, as `kclab device prompts` lists it (one JSON object per
+/// line of the device's `prompts.jsonl`).
+public struct PromptRecord: Codable, Hashable, Sendable {
+    public var time: Date
+    public var device: String
+    /// The calling app's bundle ID and display name.
+    public var app: String
+    public var appName: String
+    /// add, update, delete, picker or password-request.
+    public var kind: String
+    public var domain: String
+    public var title: String
+    public var messageKey: String
+    public var buttons: [String]
+    public var choices: [String]?
+    /// What the user answered, as written in the world file.
+    public var answer: String
+    /// How long the user looked at it first.
+    public var waitedMilliseconds: Int
+
+    public init(
+        time: Date,
+        device: String,
+        app: String,
+        appName: String,
+        kind: String,
+        domain: String,
+        title: String,
+        messageKey: String,
+        buttons: [String],
+        choices: [String]?,
+        answer: String,
+        waitedMilliseconds: Int
+    ) {
+        self.time = time
+        self.device = device
+        self.app = app
+        self.appName = appName
+        self.kind = kind
+        self.domain = domain
+        self.title = title
+        self.messageKey = messageKey
+        self.buttons = buttons
+        self.choices = choices
+        self.answer = answer
+        self.waitedMilliseconds = waitedMilliseconds
     }
 }
 
@@ -166,4 +256,18 @@ public enum DeviceEnvironment {
     public static let bundleID = "KEYCHAINLAB_APP"
     /// The device's ID.
     public static let device = "KEYCHAINLAB_DEVICE"
+}
+
+/// Where a device keeps its prompt log: `prompts.jsonl` in its state folder.
+public enum PromptLog {
+    public static let fileName = "prompts.jsonl"
+
+    /// Every prompt in the log at `file`, oldest first; lines that do not parse are skipped.
+    public static func read(_ file: URL) throws -> [PromptRecord] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try String(decoding: Data(contentsOf: file), as: UTF8.self).split(separator: "\n").compactMap { line in
+            try? decoder.decode(PromptRecord.self, from: Data(line.utf8))
+        }
+    }
 }

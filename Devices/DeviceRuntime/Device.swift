@@ -6,6 +6,7 @@ import KeychainAPI
 import KeychainTypes
 import Logging
 import NIOHTTP1
+import ServiceSupport
 import SiteAssociation
 import WorldFile
 
@@ -20,9 +21,13 @@ actor Device {
 
     let configuration: DeviceConfiguration
     let declaration: WorldFile.Device
-    let keychain: KeychainClient
+    let keychain: ServiceClient
     /// associationd, which verifies installed apps' associated domains.
-    let associations: KeychainClient?
+    let associations: ServiceClient?
+    /// webcredentiald, which brokers shared web credentials.
+    let webCredentials: ServiceClient?
+    /// The person answering prompts.
+    let user: ScriptedUser
     let installer: Installer
     let logger: Logger
     private var apps: [String: App] = [:]
@@ -36,8 +41,9 @@ actor Device {
     init(
         configuration: DeviceConfiguration,
         declaration: WorldFile.Device,
-        keychain: KeychainClient,
-        associations: KeychainClient?,
+        keychain: ServiceClient,
+        associations: ServiceClient?,
+        webCredentials: ServiceClient?,
         installer: Installer,
         installed: [Installer.Installed],
         refused: [String: [String]],
@@ -47,6 +53,8 @@ actor Device {
         self.declaration = declaration
         self.keychain = keychain
         self.associations = associations
+        self.webCredentials = webCredentials
+        self.user = ScriptedUser(declaration.user, device: declaration.id, log: configuration.promptLog, logger: logger)
         self.installer = installer
         self.logger = logger
         self.refused = refused
@@ -202,7 +210,7 @@ actor Device {
                 let request = KeychainAPI.CallRequest(app: reference, query: query, attributesToUpdate: attributesToUpdate)
                 let answer = try await keychain.send(.POST, path, request, as: KeychainAPI.CallResponse.self)
                 return .call(status: answer.status, name: answer.name, result: answer.result, reason: answer.reason)
-            } catch let failure as KeychainClient.Failure where failure.status == 412 || failure.status == 409 {
+            } catch let failure as ServiceClient.Failure where failure.status == 412 || failure.status == 409 {
                 // keychaind restarted and forgot this device's apps: register again, once.
                 apps[bundleID]?.reference = nil
                 if attempt == 0, failure.status == 409 { try? await connect() }

@@ -1,3 +1,4 @@
+import DeviceProtocol
 public import Foundation
 
 /// How a device process runs.
@@ -14,14 +15,25 @@ public struct DeviceConfiguration: Sendable {
     public var keychaindEndpoint: URL
     /// associationd's endpoint file; without it the device verifies no associated domains.
     public var associationdEndpoint: URL?
+    /// webcredentiald's endpoint file; without it shared web credentials answer errSecNotAvailable.
+    public var webcredentialdEndpoint: URL?
 
-    public init(worldFile: URL, builtWorld: URL, id: String, state: URL, keychaindEndpoint: URL, associationdEndpoint: URL? = nil) {
+    public init(
+        worldFile: URL,
+        builtWorld: URL,
+        id: String,
+        state: URL,
+        keychaindEndpoint: URL,
+        associationdEndpoint: URL? = nil,
+        webcredentialdEndpoint: URL? = nil
+    ) {
         self.worldFile = worldFile
         self.builtWorld = builtWorld
         self.id = id
         self.state = state
         self.keychaindEndpoint = keychaindEndpoint
         self.associationdEndpoint = associationdEndpoint
+        self.webcredentialdEndpoint = webcredentialdEndpoint
     }
 
     /// The control socket kclab talks to.
@@ -30,6 +42,8 @@ public struct DeviceConfiguration: Sendable {
     public var appsFolder: URL { state.appending(path: "apps") }
     /// Where launched apps get their sockets.
     public var runFolder: URL { state.appending(path: "run") }
+    /// Every prompt the device's user was shown, one JSON object per line.
+    public var promptLog: URL { state.appending(path: PromptLog.fileName) }
     /// Written once the device is ready: its status as JSON.
     public var readyFile: URL { state.appending(path: "ready.json") }
 

@@ -32,28 +32,43 @@ public enum DeviceRuntime {
 
         let endpoint = try await waitForEndpoint(configuration.keychaindEndpoint)
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
-        let keychain = KeychainClient(baseURL: endpoint.url, tls: tls)
-        var associations: KeychainClient? = nil
+        let keychain = ServiceClient(baseURL: endpoint.url, tls: tls)
+        var associations: ServiceClient? = nil
         if let file = configuration.associationdEndpoint {
-            associations = KeychainClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
+            associations = ServiceClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
         }
+        var webCredentials: ServiceClient? = nil
+        if let file = configuration.webcredentialdEndpoint {
+            webCredentials = ServiceClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
+        }
+        let services = Services(keychain: keychain, associations: associations, webCredentials: webCredentials)
         do {
-            try await serve(configuration, declaration, keychain, associations, installer, installed, refused, logger)
+            try await serve(configuration, declaration, services, installer, installed, refused, logger)
         } catch {
             // The HTTP clients must be closed whatever ends the device, cancellation included.
-            await keychain.shutdown()
-            await associations?.shutdown()
+            await services.shutdown()
             throw error
         }
-        await keychain.shutdown()
-        await associations?.shutdown()
+        await services.shutdown()
+    }
+
+    /// The device's connections to the services.
+    struct Services {
+        let keychain: ServiceClient
+        let associations: ServiceClient?
+        let webCredentials: ServiceClient?
+
+        func shutdown() async {
+            await keychain.shutdown()
+            await associations?.shutdown()
+            await webCredentials?.shutdown()
+        }
     }
 
     private static func serve(
         _ configuration: DeviceConfiguration,
         _ declaration: WorldFile.Device,
-        _ keychain: KeychainClient,
-        _ associations: KeychainClient?,
+        _ services: Services,
         _ installer: Installer,
         _ installed: [Installer.Installed],
         _ refused: [String: [String]],
@@ -62,8 +77,9 @@ public enum DeviceRuntime {
         let device = Device(
             configuration: configuration,
             declaration: declaration,
-            keychain: keychain,
-            associations: associations,
+            keychain: services.keychain,
+            associations: services.associations,
+            webCredentials: services.webCredentials,
             installer: installer,
             installed: installed,
             refused: refused,

@@ -10,7 +10,9 @@ struct RequestHandler: Sendable {
     let configuration: DeviceConfiguration
     let logger: Logger
 
-    private static let calls: Set<DeviceRequest.Operation> = [.add, .copyMatching, .update, .delete]
+    private static let calls: Set<DeviceRequest.Operation> = [
+        .add, .copyMatching, .update, .delete, .addSharedWebCredential, .requestSharedWebCredential,
+    ]
 
     /// A line from the control socket.
     func control(_ line: Data) async -> Data {
@@ -30,6 +32,8 @@ struct RequestHandler: Sendable {
             } catch {
                 return Self.encode(.failure("keychaind did not take the device's new state: \(error)"))
             }
+        case .setAnswers:
+            return Self.encode(await device.setAnswers(request.arguments, defaultAnswer: request.defaultAnswer))
         case .installUpdate:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             switch await device.installUpdate(bundleID) {
@@ -40,7 +44,7 @@ struct RequestHandler: Sendable {
             case .failure(let refusal):
                 return Self.encode(.failure("the update of \(bundleID) was refused: \(refusal.reasons.joined(separator: "; "))"))
             }
-        case .info, .add, .copyMatching, .update, .delete, .run, .exec:
+        case .info, .add, .copyMatching, .update, .delete, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             return await answer(request, as: bundleID)
         }
@@ -52,7 +56,7 @@ struct RequestHandler: Sendable {
             return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))
         }
         guard Self.calls.contains(request.operation) || request.operation == .info else {
-            return Self.encode(.failure("an app may make SecItem calls and ask for its info, nothing else"))
+            return Self.encode(.failure("an app may make SecItem and shared-web-credential calls and ask for its info, nothing else"))
         }
         return await answer(request, as: bundleID)
     }
@@ -74,7 +78,9 @@ struct RequestHandler: Sendable {
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
-        case .status, .installUpdate, .lock, .unlock, .reboot:
+        case .addSharedWebCredential, .requestSharedWebCredential:
+            return Self.encode(await device.sharedWebCredential(request, as: bundleID))
+        case .status, .installUpdate, .lock, .unlock, .reboot, .setAnswers:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
             let response = await device.call(

@@ -30,6 +30,9 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "associationd's endpoint file: installed apps' associated domains are verified there.")
     var associationd: String?
 
+    @Option(help: "webcredentiald's endpoint file: apps' shared-web-credential calls go there.")
+    var webcredentiald: String?
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "device.\(id)")
@@ -40,7 +43,8 @@ struct DeviceCommand: AsyncParsableCommand {
             id: id,
             state: URL(fileURLWithPath: state),
             keychaindEndpoint: URL(fileURLWithPath: keychaind),
-            associationdEndpoint: associationd.map { URL(fileURLWithPath: $0) }
+            associationdEndpoint: associationd.map { URL(fileURLWithPath: $0) },
+            webcredentialdEndpoint: webcredentiald.map { URL(fileURLWithPath: $0) }
         )
         let run = Task { try await DeviceRuntime.run(configuration, logger: logger) }
         // SIGTERM and SIGINT end the device cleanly: its sockets are removed.

@@ -50,6 +50,13 @@ public struct AppBundle: Sendable {
         entitlementsFile = try? Data(contentsOf: url.appending(path: Layout.entitlements))
     }
 
+    /// The name a user sees, as alerts show it: CFBundleDisplayName, else CFBundleName, else the
+    /// bundle ID.
+    public var displayName: String {
+        let info = try? PlistValue.dictionary(fromPropertyList: infoPlist)
+        return info?["CFBundleDisplayName"]?.string ?? info?["CFBundleName"]?.string ?? bundleIdentifier
+    }
+
     /// The executable's location.
     public var executableURL: URL {
         url.appending(path: executableName)

@@ -82,16 +82,10 @@ struct AssociationRoutes: Sendable {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        do {
-            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
-        } catch {
-            throw HTTPError(.badRequest, message: "the body is not a valid \(type): \(error)")
-        }
+        try await RouteSupport.decode(type, request, limit: context.maxUploadSize)
     }
 
     static func json(_ value: some Encodable) throws -> Response {
-        let body = try AssociationAPI.encoder().encode(value)
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        try RouteSupport.json(value, encoder: AssociationAPI.encoder())
     }
 }

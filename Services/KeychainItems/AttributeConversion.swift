@@ -18,8 +18,13 @@ enum AttributeConversion {
             default: throw invalid()
             }
         case .number:
-            guard let number = value.number else { throw invalid() }
-            return .integer(number)
+            // copyNumber: a number or boolean becomes a number, so does a decimal string; any other
+            // string is kept as the string ("If a string converted to an int isn't equal to the int
+            // printed as a string, return a CFStringRef instead"), which is how kSecAttrProtocolHTTPS
+            // ("htps") is stored in ptcl.
+            if let number = value.number { return .integer(number) }
+            guard case .string = value else { throw invalid() }
+            return value
         case .synchronizable:
             guard let number = value.number else { throw invalid() }
             return .integer(number == 0 ? 0 : 1)

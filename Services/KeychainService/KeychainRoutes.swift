@@ -174,7 +174,7 @@ struct KeychainRoutes: Sendable {
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
-            throw problem(.badRequest, "badRequest", "the body is not a valid \(type): \(describe(error))")
+            throw problem(.badRequest, "badRequest", "the body is not a valid \(type): \(RouteSupport.describe(error))")
         } catch {
             throw problem(.badRequest, "badRequest", "the body is not JSON")
         }
@@ -191,14 +191,6 @@ struct KeychainRoutes: Sendable {
         ProblemResponse(status: status, problem: KeychainAPI.Problem(error: code, message: message, reasons: reasons))
     }
 
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "the key '\(key.stringValue)' is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        @unknown default: "\(error)"
-        }
-    }
 }
 
 /// An HTTP error whose body is a ``KeychainAPI/Problem``.

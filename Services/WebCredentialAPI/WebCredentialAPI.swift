@@ -123,10 +123,32 @@ public enum WebCredentialAPI {
         }
     }
 
+    /// `GET /v1/approvals`: what the device's user last decided for an app and a site.
+    public struct UserApproval: Codable, Hashable, Sendable {
+        public var appID: String
+        public var host: String
+        public var approved: Bool
+        public var updated: Date
+
+        public init(appID: String, host: String, approved: Bool, updated: Date) {
+            self.appID = appID
+            self.host = host
+            self.approved = approved
+            self.updated = updated
+        }
+    }
+
     /// The coders of this API.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 }

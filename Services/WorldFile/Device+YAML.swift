@@ -1,9 +1,10 @@
 import AppIdentity
 import Crypto
 import Foundation
+import WebCredentialAPI
 
 extension Device {
-    static let keys = ["id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps"]
+    static let keys = ["id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps", "passwordAutoFill", "user"]
 
     init(yaml value: YAMLValue) throws(WorldError) {
         let mapping = try value.mapping(known: Self.keys)
@@ -52,8 +53,29 @@ extension Device {
             osVersion: try versionValue.parse { text throws(IdentityError) in try OSVersion(text) },
             iCloudAccount: account,
             passcode: passcode,
-            apps: apps
+            apps: apps,
+            passwordAutoFill: try mapping.optional("passwordAutoFill")?.bool() ?? true,
+            user: try mapping.optional("user").map(Self.user) ?? ScriptedUser()
         )
+    }
+
+    /// `user: {answers: [approve, decline, "pick 2", "wait 2s then approve"], default: approve}`.
+    static func user(_ value: YAMLValue) throws(WorldError) -> ScriptedUser {
+        let mapping = try value.mapping(known: ["answers", "default"])
+        func answer(_ element: YAMLValue) throws(WorldError) -> ScriptedAnswer {
+            let text = try element.string()
+            guard let answer = ScriptedAnswer(text: text) else {
+                throw element.error(.malformedValue, "'\(text)' is not an answer: write \(ScriptedAnswer.grammar)")
+            }
+            return answer
+        }
+        var answers: [ScriptedAnswer] = []
+        for element in try mapping.optional("answers")?.sequence() ?? [] {
+            answers.append(try answer(element))
+        }
+        var fallback = ScriptedAnswer(.approve)
+        if let value = mapping.optional("default") { fallback = try answer(value) }
+        return ScriptedUser(answers: answers, defaultAnswer: fallback)
     }
 
     static func isValidID(_ id: String) -> Bool {

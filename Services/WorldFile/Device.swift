@@ -1,4 +1,5 @@
 public import AppIdentity
+public import WebCredentialAPI
 
 /// A device: the operating system that installs and runs apps.
 public struct Device: Hashable, Sendable {
@@ -16,6 +17,21 @@ public struct Device: Hashable, Sendable {
     public var passcode: String?
     /// The apps installed on it.
     public var apps: [BundleID]
+    /// Settings › Passwords › AutoFill Passwords: shared web credentials need it on.
+    public var passwordAutoFill: Bool
+    /// How the device's user answers consent prompts.
+    public var user: ScriptedUser
+
+    /// The user's answers: the listed ones in order, then the default for every later prompt.
+    public struct ScriptedUser: Hashable, Sendable {
+        public var answers: [ScriptedAnswer]
+        public var defaultAnswer: ScriptedAnswer
+
+        public init(answers: [ScriptedAnswer] = [], defaultAnswer: ScriptedAnswer = ScriptedAnswer(.approve)) {
+            self.answers = answers
+            self.defaultAnswer = defaultAnswer
+        }
+    }
 
     /// A device from its parts.
     public init(
@@ -25,7 +41,9 @@ public struct Device: Hashable, Sendable {
         osVersion: OSVersion,
         iCloudAccount: String? = nil,
         passcode: String? = nil,
-        apps: [BundleID] = []
+        apps: [BundleID] = [],
+        passwordAutoFill: Bool = true,
+        user: ScriptedUser = ScriptedUser()
     ) {
         self.id = id
         self.udid = udid
@@ -34,5 +52,7 @@ public struct Device: Hashable, Sendable {
         self.iCloudAccount = iCloudAccount
         self.passcode = passcode
         self.apps = apps
+        self.passwordAutoFill = passwordAutoFill
+        self.user = user
     }
 }

@@ -24,7 +24,7 @@ import Testing
         ("zero match limit", F.query(["m_Limit": .integer(0)]), .param),
         ("private clip attribute", F.query(["clip": .bool(true)]), .param),
         ("account of the wrong type", F.query(["acct": .integer(3)]), .param),
-        ("number that is not a number", F.query(["crtr": .string("abc")]), .param),
+        ("number given as data", F.query(["crtr": .data(Data("abc".utf8))]), .param),
         ("date that is not a date", F.query(["cdat": .string("yesterday")]), .param),
         ("kSecUseItemList", F.query(["u_ItemList": .array([])]), .param),
         ("issuers on a password", F.query(["m_Issuers": .array([])]), .unimplemented),
@@ -39,6 +39,25 @@ import Testing
             #expect(result.status == expected, "\(name): \(result.status) \(result.reason ?? "")")
             #expect(result.result == nil)
         }
+    }
+
+    /// copyNumber keeps a string that is not a decimal number as the string (src ITEM), which is
+    /// how `kSecAttrProtocol: kSecAttrProtocolHTTPS` ("htps") is stored and found.
+    @Test func aNumberAttributeKeepsANonDecimalString() async {
+        let engine = F.engine()
+        let item: [String: SecValue] = [
+            "class": .string("inet"), "srvr": .string("example.com"), "acct": .string("alice"), "ptcl": .string("htps"),
+            "v_Data": .data(Data("pw".utf8)),
+        ]
+        #expect(await engine.add(item, client: F.one).status == .success)
+        let query: [String: SecValue] = ["class": .string("inet"), "srvr": .string("example.com"), "r_Attributes": .bool(true)]
+        let found = await engine.copyMatching(query.merging(["ptcl": .string("htps")]) { $1 }, client: F.one)
+        #expect(found.status == .success)
+        if case .dictionary(let attributes)? = found.result { #expect(attributes["ptcl"] == .string("htps")) } else { Issue.record("no attributes") }
+        #expect(await engine.copyMatching(query.merging(["ptcl": .string("http")]) { $1 }, client: F.one).status == .itemNotFound)
+        // A decimal string is a number: "42" finds creator 42.
+        #expect(await engine.add(F.password(["crtr": .string("42"), "acct": .string("n")]), client: F.one).status == .success)
+        #expect(await engine.copyMatching(F.query(["crtr": .integer(42), "acct": .string("n")]), client: F.one).status == .success)
     }
 
     @Test func rejectsMoreThan128Keys() async {

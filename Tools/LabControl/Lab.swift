@@ -26,40 +26,46 @@ public enum Lab {
         var record = LabRecord(worldFile: file.path, processes: [])
         var websites: SiteRecord? = nil
         var cdn: String? = nil
+        /// Starts a service and waits for its endpoint file.
+        func service(_ name: String, _ arguments: [String], endpoint: URL) async throws {
+            try? FileManager.default.removeItem(at: endpoint)
+            let pid = try LabProcesses.start(name, arguments, log: state.log(name))
+            record.processes.append(.init(name: name, pid: pid))
+            try record.write(state)
+            try await LabProcesses.waitFor(endpoint, process: pid, name: name, log: state.log(name))
+        }
         do {
-            let keychaind = try LabProcesses.start(
+            try await service(
                 "keychaind",
                 ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0"],
-                log: state.log("keychaind")
+                endpoint: state.keychaindEndpoint
             )
-            record.processes.append(.init(name: "keychaind", pid: keychaind))
-            try record.write(state)
-            try await LabProcesses.waitFor(state.keychaindEndpoint, process: keychaind, name: "keychaind", log: state.log("keychaind"))
             try? FileManager.default.removeItem(at: state.siteFile)
             if let (pid, site) = try startWebsites(world, state: state) {
                 record.processes.append(.init(name: "nginx", pid: pid))
                 try record.write(state)
                 try await waitForWebsites(site, pid: pid, state: state)
                 websites = site
-                try? FileManager.default.removeItem(at: state.cdnEndpoint)
-                let cdnPID = try LabProcesses.start(
+                try await service(
                     "cdn",
                     ["--world", state.builtWorld.path, "--state", state.cdn.path, "--port", "0"] + site.resolveArguments,
-                    log: state.log("cdn")
+                    endpoint: state.cdnEndpoint
                 )
-                record.processes.append(.init(name: "cdn", pid: cdnPID))
-                try record.write(state)
-                try await LabProcesses.waitFor(state.cdnEndpoint, process: cdnPID, name: "cdn", log: state.log("cdn"))
                 cdn = SiteRecord.endpointURL(state.cdnEndpoint)
             }
-            try? FileManager.default.removeItem(at: state.associationdEndpoint)
             var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0"]
             if let cdn { associationArguments += ["--cdn", cdn] }
             associationArguments += websites?.resolveArguments ?? []
-            let associationd = try LabProcesses.start("associationd", associationArguments, log: state.log("associationd"))
-            record.processes.append(.init(name: "associationd", pid: associationd))
-            try record.write(state)
-            try await LabProcesses.waitFor(state.associationdEndpoint, process: associationd, name: "associationd", log: state.log("associationd"))
+            try await service("associationd", associationArguments, endpoint: state.associationdEndpoint)
+            try await service(
+                "webcredentiald",
+                [
+                    "--world", state.builtWorld.path, "--state", state.webcredentiald.path, "--port", "0",
+                    "--keychaind", SiteRecord.endpointURL(state.keychaindEndpoint) ?? "",
+                    "--associationd", SiteRecord.endpointURL(state.associationdEndpoint) ?? "",
+                ],
+                endpoint: state.webcredentialdEndpoint
+            )
             var devicePIDs: [Int32] = []
             for device in world.devices {
                 try? FileManager.default.removeItem(at: state.readyFile(device.id))
@@ -68,7 +74,7 @@ public enum Lab {
                     [
                         "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
                         "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
-                        "--associationd", state.associationdEndpoint.path,
+                        "--associationd", state.associationdEndpoint.path, "--webcredentiald", state.webcredentialdEndpoint.path,
                     ],
                     log: state.log("device-\(device.id)")
                 )

@@ -1,3 +1,4 @@
+import DeviceProtocol
 public import Foundation
 
 /// The folder `kclab up` runs a world in, and where each part of it lives.
@@ -11,6 +12,7 @@ public import Foundation
 ///   websites/                nginx's configuration, logs and site.json (its address and hosts)
 ///   cdn/                     the Apple-like CDN's endpoint.json
 ///   associationd/            associations.sqlite and endpoint.json
+///   webcredentiald/          approvals.sqlite and endpoint.json
 ///   logs/NAME.log            each process's output
 /// ```
 public struct LabState: Sendable {
@@ -32,6 +34,10 @@ public struct LabState: Sendable {
     public var associationd: URL { root.appending(path: "associationd") }
     public var associationdEndpoint: URL { associationd.appending(path: "endpoint.json") }
     public var cdnEndpoint: URL { cdn.appending(path: "endpoint.json") }
+    public var webcredentiald: URL { root.appending(path: "webcredentiald") }
+    public var webcredentialdEndpoint: URL { webcredentiald.appending(path: "endpoint.json") }
+    /// The prompt log of device `id`.
+    public func promptLog(_ id: String) -> URL { device(id).appending(path: PromptLog.fileName) }
 
     public func device(_ id: String) -> URL { root.appending(path: "devices/\(id)") }
     public func controlSocket(_ id: String) -> URL { device(id).appending(path: "control.sock") }

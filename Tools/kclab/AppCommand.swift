@@ -8,8 +8,8 @@ import LabControl
 struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
-        abstract: "Make SecItem calls as an app, run an app, run a program as an app, or update an app.",
-        subcommands: [Call.self, Run.self, Exec.self, Update.self]
+        abstract: "Make SecItem and shared-web-credential calls as an app, run an app, run a program as an app, or update an app.",
+        subcommands: [Call.self, AddWebCredential.self, RequestWebCredential.self, Run.self, Exec.self, Update.self]
     )
 
     struct Target: ParsableArguments {

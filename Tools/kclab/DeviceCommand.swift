@@ -7,14 +7,14 @@ import LabControl
 struct DeviceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
-        abstract: "Lock, unlock or restart a running device.",
+        abstract: "Lock, unlock or restart a running device; script its user's answers; list the prompts it showed.",
         discussion: """
             A locked device cannot open items protected kSecAttrAccessibleWhenUnlocked (ak, aku, akpu):
             calls on them get errSecInteractionNotAllowed (-25308). After a restart, items protected
             kSecAttrAccessibleAfterFirstUnlock (ck, cku) stay closed too until the first unlock. A
             device without a passcode has nothing to lock, as on iOS.
             """,
-        subcommands: [Lock.self, Unlock.self, Reboot.self]
+        subcommands: [Lock.self, Unlock.self, Reboot.self, Answer.self, Prompts.self]
     )
 
     struct Target: ParsableArguments {
@@ -24,14 +24,16 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "The device's ID.")
         var device: String
 
-        func send(_ operation: DeviceRequest.Operation) throws {
-            let client: DeviceClient
+        func client() throws -> DeviceClient {
             do {
-                client = try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
+                return try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
             } catch {
                 throw fail("\(error)", code: 2)
             }
-            let response = try client.send(DeviceRequest(operation))
+        }
+
+        func send(_ operation: DeviceRequest.Operation) throws {
+            let response = try client().send(DeviceRequest(operation))
             if let error = response.error { throw fail(error) }
             guard let status = response.device else { throw fail("the device did not describe its state") }
             say("\(status.id): \(status.isLocked ? "locked" : "unlocked")")

@@ -1,0 +1,102 @@
+import AppIdentity
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import Logging
+import NIOHTTP1
+import ServiceSupport
+import WebCredentialAPI
+import WorldFile
+
+extension Device {
+    /// `SecAddSharedWebCredential` or `SecRequestSharedWebCredential` made by `bundleID`: sent to
+    /// webcredentiald with the app's signed files; each prompt it returns is shown to the user and
+    /// the call is made again with the answer.
+    func sharedWebCredential(_ request: DeviceRequest, as bundleID: String) async -> DeviceResponse {
+        guard let app = app(bundleID) else { return .failure("\(bundleID) is not installed on \(declaration.id)") }
+        guard let webCredentials else {
+            return Self.unavailable("webcredentiald is not running: this device was started without it")
+        }
+        let caller = WebCredentialAPI.Caller(
+            profile: app.installed.bundle.signed.profile,
+            codeSignature: app.installed.bundle.signed.codeSignature,
+            appName: app.installed.bundle.displayName,
+            platform: declaration.platform,
+            osVersion: declaration.osVersion,
+            passwordAutoFill: declaration.passwordAutoFill
+        )
+        var consent: Consent? = nil
+        // An answered prompt can lead to another (the keychain changed meanwhile); a few rounds at most.
+        for _ in 0..<4 {
+            let outcome: WebCredentialAPI.Outcome
+            do {
+                outcome = try await send(request, caller: caller, consent: consent, to: webCredentials)
+            } catch {
+                logger.warning("webcredentiald is unreachable", metadata: ["error": "\(error)"])
+                return Self.unavailable("webcredentiald cannot be reached; try again")
+            }
+            guard let prompt = outcome.prompt else { return Self.response(outcome) }
+            consent = Consent(prompt: prompt.id, answer: await user.answer(prompt, app: bundleID))
+        }
+        return Self.unavailable("the prompt changed on every answer; try again")
+    }
+
+    private func send(
+        _ request: DeviceRequest,
+        caller: WebCredentialAPI.Caller,
+        consent: Consent?,
+        to client: ServiceClient
+    ) async throws -> WebCredentialAPI.Outcome {
+        let decoder = WebCredentialAPI.decoder()
+        if request.operation == .addSharedWebCredential {
+            let body = WebCredentialAPI.AddRequest(caller: caller, fqdn: request.fqdn, account: request.account, password: request.password, consent: consent)
+            return try await client.send(.POST, "/v1/credentials/add", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        }
+        let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: request.fqdn, account: request.account, consent: consent)
+        return try await client.send(.POST, "/v1/credentials/request", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+    }
+
+    private static func response(_ outcome: WebCredentialAPI.Outcome) -> DeviceResponse {
+        let name = SecStatus(code: outcome.status)?.name ?? "OSStatus \(outcome.status)"
+        var response = DeviceResponse.call(
+            status: outcome.status,
+            name: name,
+            result: outcome.credentials.map { .array($0.map(SecValue.dictionary)) },
+            reason: outcome.reason
+        )
+        response.callError = outcome.error.map { CallError(domain: $0.domain, code: $0.code, message: $0.message) }
+        return response
+    }
+
+    /// errSecNotAvailable with its CFError: the broker cannot be asked.
+    private static func unavailable(_ message: String) -> DeviceResponse {
+        var response = DeviceResponse.call(status: SecStatus.notAvailable.code, name: SecStatus.notAvailable.name, result: nil, reason: message)
+        response.callError = CallError(domain: WebCredentialAPI.CallError.osStatusDomain, code: Int(SecStatus.notAvailable.code), message: message)
+        return response
+    }
+
+    /// `set-answers`: the scripted user's new answers; with neither, the script as it stands.
+    func setAnswers(_ texts: [String]?, defaultAnswer: String?) async -> DeviceResponse {
+        guard texts != nil || defaultAnswer != nil else {
+            var response = DeviceResponse()
+            response.answers = await user.describe()
+            return response
+        }
+        let texts = texts ?? []
+        var answers: [ScriptedAnswer] = []
+        for text in texts {
+            guard let answer = ScriptedAnswer(text: text) else { return .failure("'\(text)' is not an answer: write \(ScriptedAnswer.grammar)") }
+            answers.append(answer)
+        }
+        var fallback: ScriptedAnswer? = nil
+        if let defaultAnswer {
+            guard let answer = ScriptedAnswer(text: defaultAnswer) else {
+                return .failure("'\(defaultAnswer)' is not an answer: write \(ScriptedAnswer.grammar)")
+            }
+            fallback = answer
+        }
+        var response = DeviceResponse()
+        response.answers = await user.script(answers, defaultAnswer: fallback)
+        return response
+    }
+}

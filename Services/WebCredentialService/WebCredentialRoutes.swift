@@ -1,0 +1,90 @@
+import AppIdentity
+import Foundation
+import Hummingbird
+import Logging
+import ServiceSupport
+import WebCredentialAPI
+import WebCredentials
+
+/// webcredentiald's routes: a device calls for one of its apps, sending the app's signed files;
+/// the broker decides from the verified signature, never from what the device claims about it.
+struct WebCredentialRoutes: Sendable {
+    let verifier: SignatureVerifier
+    let keychaind: ServiceClient
+    let associationd: ServiceClient
+    let approvals: ApprovalStore
+
+    func add(to router: Router<DeviceRequestContext>) {
+        router.get("/v1/health") { _, _ in try RouteSupport.json(["status": "ok"], encoder: WebCredentialAPI.encoder()) }
+        router.post("/v1/credentials/add") { request, context in
+            let device = try await Self.device(context)
+            let body = try await RouteSupport.decode(WebCredentialAPI.AddRequest.self, request, limit: context.maxUploadSize)
+            let app = try verify(body.caller, device: device)
+            let outcome = await broker(for: device).add(body, app: app)
+            Self.log("SecAddSharedWebCredential", outcome, app: app, domain: body.fqdn, account: body.account, device: device, context: context)
+            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        }
+        router.post("/v1/credentials/request") { request, context in
+            let device = try await Self.device(context)
+            let body = try await RouteSupport.decode(WebCredentialAPI.CopyRequest.self, request, limit: context.maxUploadSize)
+            let app = try verify(body.caller, device: device)
+            let outcome = await broker(for: device).request(body, app: app)
+            Self.log("SecRequestSharedWebCredential", outcome, app: app, domain: body.fqdn, account: body.account, device: device, context: context)
+            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        }
+        router.get("/v1/approvals") { _, context in
+            let device = try await Self.device(context)
+            return try RouteSupport.json(try approvals.approvals(device: device.udid), encoder: WebCredentialAPI.encoder())
+        }
+    }
+
+    private func broker(for device: DeviceIdentity) -> SharedCredentialBroker {
+        SharedCredentialBroker(
+            keychain: KeychaindPasswords(client: keychaind, device: device.udid),
+            sites: AssociationdSites(client: associationd, device: device.udid),
+            users: DeviceApprovals(store: approvals, device: device.udid)
+        )
+    }
+
+    /// The calling app from its signed files, checked as at install (and for this device).
+    private func verify(_ caller: WebCredentialAPI.Caller, device: DeviceIdentity) throws -> CallingApp {
+        let check = verifier.verify(SignedApp(profile: caller.profile, codeSignature: caller.codeSignature), device: device.udid, at: Date())
+        guard let app = check.verified else {
+            throw HTTPError(.forbidden, message: "the app's signature is not valid: \(check.refusals.map(\.description).joined(separator: "; "))")
+        }
+        return CallingApp(
+            appID: app.appID.rawValue,
+            name: caller.appName,
+            associatedDomains: app.entitlements.associatedDomains,
+            behaviour: BrokerBehaviour(platform: caller.platform, version: caller.osVersion),
+            passwordAutoFill: caller.passwordAutoFill
+        )
+    }
+
+    private static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
+        guard let device = await DeviceIdentity.of(context.channel) else {
+            throw HTTPError(.forbidden, message: "this service answers devices only: present a device certificate")
+        }
+        return device
+    }
+
+    /// One line per call: who, what, and how it ended; never a password.
+    private static func log(
+        _ call: String,
+        _ outcome: WebCredentialAPI.Outcome,
+        app: CallingApp,
+        domain: String?,
+        account: String?,
+        device: DeviceIdentity,
+        context: DeviceRequestContext
+    ) {
+        context.logger.info(
+            "\(call)",
+            metadata: [
+                "device.udid": "\(device.udid)", "app.id": "\(app.appID ?? "?")", "domain": "\(domain ?? "<NULL>")",
+                "account": "\(account ?? "<NULL>")", "behaviour": "\(app.behaviour.summary)",
+                "status": "\(outcome.status)", "prompt": "\(outcome.prompt?.kind.rawValue ?? "-")", "reason": "\(outcome.reason ?? "")",
+            ]
+        )
+    }
+}

@@ -1,0 +1,61 @@
+import AppIdentity
+import CMSSupport
+public import Foundation
+public import Hummingbird
+import HummingbirdTLS
+public import Logging
+import NIOCore
+import ServiceSupport
+import WorldBuilder
+
+/// webcredentiald: shared web credentials for every device, behind HTTPS with mutual TLS.
+public enum WebCredentialServer {
+    public struct Configuration: Sendable {
+        /// The built world: TLS identities, trust roots.
+        public var world: URL
+        /// approvals.sqlite and endpoint.json.
+        public var state: URL
+        public var host: String
+        public var port: Int
+        /// keychaind's base URL.
+        public var keychaind: String
+        /// associationd's base URL.
+        public var associationd: String
+
+        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7703, keychaind: String, associationd: String) {
+            self.world = world
+            self.state = state
+            self.host = host
+            self.port = port
+            self.keychaind = keychaind
+            self.associationd = associationd
+        }
+
+        public var endpointFile: URL { state.appending(path: "endpoint.json") }
+    }
+
+    /// The application, ready to run as a Service.
+    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
+        let layout = WorldLayout(root: configuration.world)
+        let client = try TLSIdentities.systemServiceClient(world: configuration.world, service: "webcredentiald")
+        let routes = WebCredentialRoutes(
+            verifier: SignatureVerifier(trust: try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))),
+            keychaind: ServiceClient(baseURL: configuration.keychaind, tls: client),
+            associationd: ServiceClient(baseURL: configuration.associationd, tls: client),
+            approvals: try ApprovalStore(directory: configuration.state)
+        )
+        let router = Router(context: DeviceRequestContext.self)
+        routes.add(to: router)
+        let endpointFile = configuration.endpointFile
+        let host = configuration.host
+        return Application(
+            router: router,
+            server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "webcredentiald")),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "webcredentiald"),
+            onServerRunning: { channel in
+                Endpoint.announce(service: "webcredentiald", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
+            },
+            logger: logger
+        )
+    }
+}
