@@ -32,6 +32,11 @@ struct RunningLab {
         try run(WorldTestSupport.kclab, arguments + ["--state", state.root.path])
     }
 
+    /// Runs the app `app` on `device` with `arguments` (`kclab app run … -- ARGS`).
+    func runApp(_ app: String, on device: String, _ arguments: [String]) throws -> ProgramResult {
+        try run(WorldTestSupport.kclab, ["app", "run", "--state", state.root.path, "--device", device, "--app", app, "--"] + arguments)
+    }
+
     func device(_ id: String) -> DeviceStatus? {
         summary.devices.first { $0.id == id }
     }

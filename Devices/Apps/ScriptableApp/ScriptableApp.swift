@@ -7,6 +7,7 @@ import Security
 ///
 ///     keychainlab-app add JSON | copy JSON | update QUERY CHANGES | delete JSON | message STATUS
 ///     keychainlab-app groups | stress THREADS ROUNDS
+///     keychainlab-app add-web-credential FQDN ACCOUNT [PASSWORD] | request-web-credential [FQDN|-] [ACCOUNT]
 @main
 enum ScriptableApp {
     static func main() {
@@ -16,6 +17,9 @@ enum ScriptableApp {
         }
         if command == "message", arguments.count == 2, let status = Int32(arguments[1]) {
             print(SecCopyErrorMessageString(status, nil).map { String(describing: $0) } ?? "unknown status")
+            return
+        }
+        if SharedCredentials.run(command, Array(arguments.dropFirst())) {
             return
         }
         if command == "groups" {
