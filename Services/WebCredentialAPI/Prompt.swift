@@ -51,6 +51,38 @@ public struct Prompt: Codable, Hashable, Sendable {
         self.choices = choices
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case kind, app, domain, title, messageKey, approveButton, cancelButton, choices, id
+    }
+
+    /// Encodes the prompt with its ``id``, which a reader computes again rather than trusts.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(app, forKey: .app)
+        try container.encode(domain, forKey: .domain)
+        try container.encode(title, forKey: .title)
+        try container.encode(messageKey, forKey: .messageKey)
+        try container.encodeIfPresent(approveButton, forKey: .approveButton)
+        try container.encode(cancelButton, forKey: .cancelButton)
+        try container.encodeIfPresent(choices, forKey: .choices)
+        try container.encode(id, forKey: .id)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            kind: try container.decode(Kind.self, forKey: .kind),
+            app: try container.decode(String.self, forKey: .app),
+            domain: try container.decode(String.self, forKey: .domain),
+            title: try container.decode(String.self, forKey: .title),
+            messageKey: try container.decode(String.self, forKey: .messageKey),
+            approveButton: try container.decodeIfPresent(String.self, forKey: .approveButton),
+            cancelButton: try container.decode(String.self, forKey: .cancelButton),
+            choices: try container.decodeIfPresent([String].self, forKey: .choices)
+        )
+    }
+
     /// A stable name for this prompt, so an answer is only ever applied to the prompt it answers.
     public var id: String {
         var hasher = StableHash()

@@ -152,6 +152,17 @@ import WorldTestSupport
             let listed = try lab.kclab(["device", "prompts", "--device", "phone"])
             #expect(listed.status == 0 && listed.stdout.contains("Would Like to Delete the Saved Password for “example.com”"))
 
+            // webcredentiald serves exactly its OpenAPI document.
+            let operations = try OpenAPIRoutes.operations(in: "Services/WebCredentialAPI/openapi.yaml")
+            #expect(operations.count == 4, "\(operations)")
+            try OpenAPIRoutes.check(
+                operations,
+                undocumented: [("GET", "/v1/credentials/add"), ("POST", "/v1/credentials"), ("PUT", "/v1/approvals")],
+                endpoint: try Endpoint(lab.state.webcredentialdEndpoint).url,
+                lab: lab,
+                device: "phone"
+            )
+
             // Never a password in webcredentiald's files or any log.
             for folder in [lab.state.webcredentiald, lab.state.logs] {
                 for name in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
@@ -192,6 +203,14 @@ import WorldTestSupport
             try Data().write(to: recovered)
             let retried = try Self.add(lab, "old-phone", Self.demo, flaky, "alice", "pw")
             #expect(retried.status == 0, "\(retried)")
+
+            // associationd goes down: a clear error, and webcredentiald keeps answering.
+            let associationd = try #require(LabRecord.read(lab.state)?.processes.first { $0.name == "associationd" })
+            await LabProcesses.stop(associationd.pid)
+            for _ in 0..<2 {
+                let down = try Self.add(lab, "phone", Self.demo, "example.com", "dave", "pw")
+                #expect(down.status == -25291 && down.callError?.message == "associationd cannot be reached to approve example.com; try again")
+            }
         }
     }
 }
