@@ -81,6 +81,34 @@ let package = Package(
             path: "Website/Fixture",
             swiftSettings: strictSettings
         ),
+        /// The login website: accounts with scrypt hashes in SQLite, HTML pages and a JSON API.
+        .target(
+            name: "LoginService",
+            dependencies: [
+                "ServiceSupport",
+                "WorldFile",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Website/LoginService",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "website",
+            dependencies: [
+                "LoginService",
+                "WorldFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Website/website",
+            swiftSettings: strictSettings
+        ),
         /// Identity: teams, app IDs, entitlements, profiles, code signatures and bundle verification.
         .target(
             name: "AppIdentity",
@@ -566,6 +594,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LoginServiceTests",
+            dependencies: ["LoginService", "WorldFile", "WorldTestSupport"],
+            path: "Tests/LoginServiceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebCredentialsTests",
             dependencies: ["AppIdentity", "KeychainTypes", "WebCredentialAPI", "WebCredentials"],
             path: "Tests/WebCredentialsTests",
@@ -591,7 +625,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KclabTests",
-            dependencies: ["kclab", "keychaind", "device", "cdn", "associationd", "demo-app", "LabControl", "WorldTestSupport"],
+            dependencies: ["kclab", "keychaind", "device", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl", "WorldTestSupport"],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings
         ),

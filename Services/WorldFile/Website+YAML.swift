@@ -2,7 +2,7 @@ import AppIdentity
 import Foundation
 
 extension Website {
-    static let keys = ["domain", "aasa", "subdomains", "brokenSites"]
+    static let keys = ["domain", "aasa", "subdomains", "brokenSites", "accounts"]
     static let subdomainKeys = ["name", "aasa"]
 
     init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
@@ -27,11 +27,25 @@ extension Website {
                 )
             )
         }
+        var accounts: [SiteAccount] = []
+        for element in try mapping.optional("accounts")?.sequence() ?? [] {
+            let account = try element.mapping(known: ["username", "password"])
+            let nameValue = try account.required("username")
+            let username = try nameValue.string()
+            guard SiteAccount.isValidUsername(username) else {
+                throw nameValue.error(.malformedValue, "'\(username)' is not a username: 1 to 64 lower-case letters, digits, '.', '_', '-' or '@'")
+            }
+            guard !accounts.contains(where: { $0.username == username }) else {
+                throw nameValue.error(.malformedValue, "the account '\(username)' is declared twice")
+            }
+            accounts.append(SiteAccount(username: username, password: try account.required("password").string()))
+        }
         self.init(
             domain: domain,
             aasa: try mapping.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) },
             subdomains: subdomains,
-            brokenSites: try mapping.optional("brokenSites")?.bool() ?? false
+            brokenSites: try mapping.optional("brokenSites")?.bool() ?? false,
+            accounts: accounts
         )
     }
 

@@ -10,13 +10,22 @@ public struct Website: Hashable, Sendable {
     public var subdomains: [Subdomain]
     /// Whether the fixture also serves the catalogue of broken sites, `KIND.bad.DOMAIN`.
     public var brokenSites: Bool
+    /// Accounts the login website has from the start (its users can create more).
+    public var accounts: [SiteAccount]
 
     /// A website from its parts.
-    public init(domain: String, aasa: SiteAssociationFile? = nil, subdomains: [Subdomain] = [], brokenSites: Bool = false) {
+    public init(
+        domain: String,
+        aasa: SiteAssociationFile? = nil,
+        subdomains: [Subdomain] = [],
+        brokenSites: Bool = false,
+        accounts: [SiteAccount] = []
+    ) {
         self.domain = domain
         self.aasa = aasa
         self.subdomains = subdomains
         self.brokenSites = brokenSites
+        self.accounts = accounts
     }
 
     /// The broken sites' hosts, when asked for.
@@ -27,6 +36,24 @@ public struct Website: Hashable, Sendable {
     /// Every host of the site with the file it serves: the domain first, then each subdomain.
     public var hosts: [(host: String, aasa: SiteAssociationFile?)] {
         [(domain, aasa)] + subdomains.map { ("\($0.label).\(domain)", $0.aasa) }
+    }
+}
+
+/// An account of a website's login service, declared in the world (a test fixture: the website
+/// stores only a salted hash of the password).
+public struct SiteAccount: Hashable, Sendable {
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// 1 to 64 characters: lower-case letters, digits, `.`, `_`, `-`, `@`.
+    public static func isValidUsername(_ name: String) -> Bool {
+        (1...64).contains(name.count)
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || ".-_@".unicodeScalars.contains($0) }
     }
 }
 

@@ -41,7 +41,16 @@ public enum Lab {
                 endpoint: state.keychaindEndpoint
             )
             try? FileManager.default.removeItem(at: state.siteFile)
-            if let (pid, site) = try startWebsites(world, state: state) {
+            var loginService: String? = nil
+            if !world.websites.isEmpty {
+                try await service(
+                    "website",
+                    ["--world", file.path, "--state", state.website.path, "--port", "0"],
+                    endpoint: state.websiteEndpoint
+                )
+                loginService = SiteRecord.endpointURL(state.websiteEndpoint).map { $0.replacingOccurrences(of: "http://", with: "") }
+            }
+            if let (pid, site) = try startWebsites(world, state: state, loginService: loginService) {
                 record.processes.append(.init(name: "nginx", pid: pid))
                 try record.write(state)
                 try await waitForWebsites(site, pid: pid, state: state)

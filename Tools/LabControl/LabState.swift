@@ -13,6 +13,7 @@ public import Foundation
 ///   cdn/                     the Apple-like CDN's endpoint.json
 ///   associationd/            associations.sqlite and endpoint.json
 ///   webcredentiald/          approvals.sqlite and endpoint.json
+///   website/                 the login website's website.sqlite and endpoint.json
 ///   logs/NAME.log            each process's output
 /// ```
 public struct LabState: Sendable {
@@ -34,6 +35,8 @@ public struct LabState: Sendable {
     public var associationd: URL { root.appending(path: "associationd") }
     public var associationdEndpoint: URL { associationd.appending(path: "endpoint.json") }
     public var cdnEndpoint: URL { cdn.appending(path: "endpoint.json") }
+    public var website: URL { root.appending(path: "website") }
+    public var websiteEndpoint: URL { website.appending(path: "endpoint.json") }
     public var webcredentiald: URL { root.appending(path: "webcredentiald") }
     public var webcredentialdEndpoint: URL { webcredentiald.appending(path: "endpoint.json") }
     /// The prompt log of device `id`.

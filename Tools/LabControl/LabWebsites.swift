@@ -32,7 +32,7 @@ public struct SiteRecord: Codable, Sendable {
 extension Lab {
     /// Starts nginx for the world's websites; nil when the world has none. Without nginx
     /// installed the websites are skipped with a warning, so the keychain still comes up.
-    static func startWebsites(_ world: World, state: LabState) throws -> (pid: Int32, record: SiteRecord)? {
+    static func startWebsites(_ world: World, state: LabState, loginService: String?) throws -> (pid: Int32, record: SiteRecord)? {
         guard !world.websites.isEmpty else { return nil }
         guard FileManager.default.isExecutableFile(atPath: NginxProcess.executable.path) else {
             FileHandle.standardError.write(
@@ -44,7 +44,8 @@ extension Lab {
             world: world,
             layout: WorldLayout(root: state.builtWorld),
             prefix: state.websites,
-            port: try NginxProcess.freePort()
+            port: try NginxProcess.freePort(),
+            loginService: loginService
         )
         let pid = try LabProcesses.start(at: NginxProcess.executable, try configuration.write(), log: state.log("nginx"))
         let record = SiteRecord(address: configuration.address, port: configuration.port, hosts: configuration.hosts)

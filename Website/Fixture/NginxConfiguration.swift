@@ -13,13 +13,16 @@ public struct NginxConfiguration: Sendable {
     public let prefix: URL
     public let address: String
     public let port: Int
+    /// The login website (`ADDR:PORT`, plain HTTP on loopback) every world host proxies to, if it runs.
+    public let loginService: String?
 
-    public init(world: World, layout: WorldLayout, prefix: URL, address: String = "127.0.0.1", port: Int) {
+    public init(world: World, layout: WorldLayout, prefix: URL, address: String = "127.0.0.1", port: Int, loginService: String? = nil) {
         self.world = world
         self.layout = layout
         self.prefix = prefix
         self.address = address
         self.port = port
+        self.loginService = loginService
     }
 
     /// Every host the configuration serves: the world's, then the broken sites'.
@@ -81,8 +84,22 @@ public struct NginxConfiguration: Sendable {
     private static let paths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
 
     private func server(host: String, file: WorldFile.SiteAssociationFile?) -> String {
-        guard let file else { return server(host: host, locations: "") }
-        return server(host: host, locations: serving(host: host, type: file.signed ? "application/pkcs7-mime" : "application/json"))
+        let association = file.map { serving(host: host, type: $0.signed ? "application/pkcs7-mime" : "application/json") } ?? ""
+        return server(host: host, locations: association, rest: loginService.map(Self.proxying))
+    }
+
+    /// Everything but the association files goes to the login website, with the Host it asked for.
+    private static func proxying(_ service: String) -> String {
+        """
+                location / {
+                    proxy_pass http://\(service);
+                    proxy_set_header Host $host;
+                    proxy_set_header X-Forwarded-Proto https;
+                    proxy_set_header X-Forwarded-For $remote_addr;
+                    client_max_body_size 64k;
+                }
+
+        """
     }
 
     /// Both locations answering with the host's file as `type`, after `extra` directives.
@@ -120,7 +137,7 @@ public struct NginxConfiguration: Sendable {
         }
     }
 
-    private func server(host: String, locations: String) -> String {
+    private func server(host: String, locations: String, rest: String? = nil) -> String {
         let folder = layout.url("websites/\(host)").path
         return """
                 server {
@@ -128,8 +145,7 @@ public struct NginxConfiguration: Sendable {
                     server_name \(host);
                     ssl_certificate \(folder)/fullchain.pem;
                     ssl_certificate_key \(folder)/tls.key;
-            \(locations)        location / { return 404; }
-                }
+            \(locations)\(rest ?? "        location / { return 404; }\n")        }
             """
     }
 }

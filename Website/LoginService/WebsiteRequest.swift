@@ -1,0 +1,128 @@
+import Crypto
+import Foundation
+public import Hummingbird
+import NIOCore
+
+/// The website's request context: forms and JSON bodies are small, so anything over 16 KiB is 413.
+public struct WebsiteRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    public var maxUploadSize: Int { 16 * 1024 }
+}
+
+/// What the HTML and API routes share: the site of a request, bodies, answers, the CSRF token.
+enum WebsiteRequest {
+    static let cookieName = "kl_session"
+
+    /// The site the Host names; a host of no world website is 404.
+    static func site(_ request: Request, _ directory: SiteDirectory) throws -> String {
+        guard let site = directory.site(forHost: request.head.authority) else {
+            throw HTTPError(.notFound, message: "no website here")
+        }
+        return site
+    }
+
+    /// An `application/x-www-form-urlencoded` body; anything else is 400 (or 415 for another type).
+    static func form(_ request: Request, _ context: WebsiteRequestContext) async throws -> [String: String] {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            throw HTTPError(.unsupportedMediaType, message: "send the form as application/x-www-form-urlencoded")
+        }
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        guard let fields = parseForm(String(buffer: buffer)) else { throw HTTPError(.badRequest, message: "the form is not valid") }
+        return fields
+    }
+
+    /// `a=1&b=x+y` → fields; nil when a pair is not valid percent-encoding or a name repeats.
+    static func parseForm(_ text: String) -> [String: String]? {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]), let value = decode(parts.count == 2 ? parts[1] : ""), fields[name] == nil else { return nil }
+            fields[name] = value
+        }
+        return fields
+    }
+
+    private static func decode(_ part: Substring) -> String? {
+        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// A JSON body of `type`; not JSON, or not that shape, is 400; another content type 415.
+    static func json<T: Decodable>(_ type: T.Type, _ request: Request, _ context: WebsiteRequestContext) async throws -> T {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: "send JSON (application/json)")
+        }
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch {
+            throw APIError(status: .badRequest, code: "bad_request", message: "the body is not a valid JSON object with the expected fields")
+        }
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "text/html; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.location] = location
+        return Response(status: .seeOther, headers: fields)
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
+        )
+    }
+
+    /// The session cookie: HttpOnly, Secure (nginx serves HTTPS), SameSite=Lax.
+    static func setSession(_ token: String) -> HTTPFields {
+        [.setCookie: "\(cookieName)=\(token); Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=604800"]
+    }
+
+    static let clearSession: HTTPFields = [.setCookie: "\(cookieName)=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0"]
+
+    /// The CSRF token of a session: an HMAC of its token, so only pages of that session carry it.
+    static func csrf(for token: String, key: SymmetricKey) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: key).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A JSON API refusal: `{"error": CODE, "message": TEXT}` with its status.
+struct APIError: HTTPResponseError {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var headers: HTTPFields = [:]
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try WebsiteRequest.json(["error": code, "message": message], status: status)
+        for field in headers { response.headers.append(field) }
+        return response
+    }
+
+    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    init(_ error: LoginError) {
+        var headers: HTTPFields = [:]
+        if case .tooManyAttempts(let seconds) = error { headers[.retryAfter] = "\(seconds)" }
+        self.init(status: HTTPResponse.Status(code: error.status), code: error.code, message: error.message, headers: headers)
+    }
+}

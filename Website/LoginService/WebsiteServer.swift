@@ -1,0 +1,61 @@
+import Crypto
+public import Foundation
+public import Hummingbird
+public import Logging
+import NIOCore
+import ServiceSupport
+public import WorldFile
+
+/// The login website: HTML pages and a JSON API for every world website, on loopback HTTP behind
+/// nginx (which terminates TLS with each host's certificate and passes the Host on).
+public enum WebsiteServer {
+    public struct Configuration: Sendable {
+        public var world: World
+        /// website.sqlite and endpoint.json.
+        public var state: URL
+        public var host: String
+        public var port: Int
+        public var hasher: PasswordHasher
+
+        public init(world: World, state: URL, host: String = "127.0.0.1", port: Int = 7710, hasher: PasswordHasher = PasswordHasher()) {
+            self.world = world
+            self.state = state
+            self.host = host
+            self.port = port
+            self.hasher = hasher
+        }
+
+        public var endpointFile: URL { state.appending(path: "endpoint.json") }
+    }
+
+    /// The application, with the world's declared accounts added to the database.
+    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
+        let service = LoginService(store: try AccountStore(directory: configuration.state), hasher: configuration.hasher)
+        for website in configuration.world.websites {
+            for account in website.accounts where try service.seed(site: website.domain, username: account.username, password: account.password) {
+                logger.info("account declared by the world", metadata: ["site": "\(website.domain)", "account": "\(account.username)"])
+            }
+        }
+        let sites = SiteDirectory(world: configuration.world)
+        let router = Router(context: WebsiteRequestContext.self)
+        router.get("/healthz") { _, _ in try WebsiteRequest.json(["status": "ok"]) }
+        HTMLRoutes(service: service, sites: sites, csrfKey: SymmetricKey(size: .bits256)).add(to: router)
+        APIRoutes(service: service, sites: sites).add(to: router)
+        let endpointFile = configuration.endpointFile
+        let host = configuration.host
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "website"),
+            onServerRunning: { channel in
+                let endpoint = Endpoint(url: "http://\(host):\(channel.localAddress?.port ?? 0)", pid: getpid())
+                do {
+                    try endpoint.write(to: endpointFile)
+                    logger.info("website listening", metadata: ["http.url": "\(endpoint.url)"])
+                } catch {
+                    logger.error("cannot write the endpoint file", metadata: ["error": "\(error)"])
+                }
+            },
+            logger: logger
+        )
+    }
+}
