@@ -421,6 +421,26 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// How apps reach the lab's websites: the device's trust roots and DNS, cookies, forms.
+        .target(
+            name: "DeviceNetwork",
+            dependencies: [
+                "DeviceProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Devices/DeviceNetwork",
+            swiftSettings: strictSettings
+        ),
+        /// The browser: signs in on websites' forms, saves and fills passwords in com.apple.cfnetwork.
+        .executableTarget(
+            name: "browser",
+            dependencies: ["DeviceNetwork", "Security"],
+            path: "Devices/Apps/Browser",
+            swiftSettings: strictSettings
+        ),
         /// An app that makes any SecItem call given as JSON, through the Security module.
         .executableTarget(
             name: "keychainlab-app",

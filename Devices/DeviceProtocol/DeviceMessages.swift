@@ -256,6 +256,29 @@ public enum DeviceEnvironment {
     public static let bundleID = "KEYCHAINLAB_APP"
     /// The device's ID.
     public static let device = "KEYCHAINLAB_DEVICE"
+    /// The device's DNS for the lab's websites: `host=ADDR:PORT,…`.
+    public static let resolve = "KEYCHAINLAB_RESOLVE"
+    /// The roots the device trusts for websites (a PEM file).
+    public static let webTrust = "KEYCHAINLAB_WEB_TRUST"
+}
+
+/// Where the lab's websites answer (`STATE/websites/site.json`, written when nginx starts): every
+/// host at one loopback address and port. Devices hand it to their apps as their DNS.
+public struct SiteRecord: Codable, Sendable {
+    public var address: String
+    public var port: Int
+    public var hosts: [String]
+
+    public init(address: String, port: Int, hosts: [String]) {
+        self.address = address
+        self.port = port
+        self.hosts = hosts
+    }
+
+    /// `host=ADDR:PORT,…`, the form of ``DeviceEnvironment/resolve``.
+    public var resolveList: String {
+        hosts.map { "\($0)=\(address):\(port)" }.joined(separator: ",")
+    }
 }
 
 /// Where a device keeps its prompt log: `prompts.jsonl` in its state folder.

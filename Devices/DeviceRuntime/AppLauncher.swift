@@ -11,7 +11,8 @@ enum AppLauncher {
         socket: URL,
         bundleID: String,
         device: String,
-        directory: URL
+        directory: URL,
+        extraEnvironment: [String: String] = [:]
     ) async throws -> (Int32, String) {
         let process = Process()
         process.executableURL = executable
@@ -20,6 +21,7 @@ enum AppLauncher {
         environment[DeviceEnvironment.socket] = socket.path
         environment[DeviceEnvironment.bundleID] = bundleID
         environment[DeviceEnvironment.device] = device
+        environment.merge(extraEnvironment) { $1 }
         process.environment = environment
         process.currentDirectoryURL = directory
         let output = FileManager.default.temporaryDirectory.appending(path: "kclab-app-\(UUID().uuidString).out")

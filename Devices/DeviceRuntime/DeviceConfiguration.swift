@@ -17,6 +17,8 @@ public struct DeviceConfiguration: Sendable {
     public var associationdEndpoint: URL?
     /// webcredentiald's endpoint file; without it shared web credentials answer errSecNotAvailable.
     public var webcredentialdEndpoint: URL?
+    /// Where the lab's websites answer (site.json): the device's DNS for its apps.
+    public var siteFile: URL?
 
     public init(
         worldFile: URL,
@@ -25,7 +27,8 @@ public struct DeviceConfiguration: Sendable {
         state: URL,
         keychaindEndpoint: URL,
         associationdEndpoint: URL? = nil,
-        webcredentialdEndpoint: URL? = nil
+        webcredentialdEndpoint: URL? = nil,
+        siteFile: URL? = nil
     ) {
         self.worldFile = worldFile
         self.builtWorld = builtWorld
@@ -34,6 +37,17 @@ public struct DeviceConfiguration: Sendable {
         self.keychaindEndpoint = keychaindEndpoint
         self.associationdEndpoint = associationdEndpoint
         self.webcredentialdEndpoint = webcredentialdEndpoint
+        self.siteFile = siteFile
+    }
+
+    /// What launched apps get besides their socket: the device's DNS for the lab's websites and
+    /// the roots it trusts for them.
+    public func networkEnvironment() -> [String: String] {
+        var environment = [DeviceEnvironment.webTrust: builtWorld.appending(path: "trust/web-root-ca.pem").path]
+        if let siteFile, let data = try? Data(contentsOf: siteFile), let record = try? JSONDecoder().decode(SiteRecord.self, from: data) {
+            environment[DeviceEnvironment.resolve] = record.resolveList
+        }
+        return environment
     }
 
     /// The control socket kclab talks to.

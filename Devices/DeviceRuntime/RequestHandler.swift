@@ -114,7 +114,8 @@ struct RequestHandler: Sendable {
                 socket: socket,
                 bundleID: bundleID,
                 device: configuration.id,
-                directory: app.installed.bundle.url
+                directory: app.installed.bundle.url,
+                extraEnvironment: configuration.networkEnvironment()
             )
             var response = DeviceResponse()
             response.exitCode = status

@@ -33,6 +33,9 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "webcredentiald's endpoint file: apps' shared-web-credential calls go there.")
     var webcredentiald: String?
 
+    @Option(help: "Where the lab's websites answer (site.json): apps reach them through it.")
+    var sites: String?
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "device.\(id)")
@@ -44,7 +47,8 @@ struct DeviceCommand: AsyncParsableCommand {
             state: URL(fileURLWithPath: state),
             keychaindEndpoint: URL(fileURLWithPath: keychaind),
             associationdEndpoint: associationd.map { URL(fileURLWithPath: $0) },
-            webcredentialdEndpoint: webcredentiald.map { URL(fileURLWithPath: $0) }
+            webcredentialdEndpoint: webcredentiald.map { URL(fileURLWithPath: $0) },
+            siteFile: sites.map { URL(fileURLWithPath: $0) }
         )
         let run = Task { try await DeviceRuntime.run(configuration, logger: logger) }
         // SIGTERM and SIGINT end the device cleanly: its sockets are removed.

@@ -12,7 +12,9 @@ enum ProfileFactory {
         let appID = app.appIDKind == .explicit ? AppIDPattern(explicit: app.appID) : AppIDPattern(wildcard: app.appIDPrefix)
         allowed[app.platform.applicationIdentifierKey] = .string(appID.rawValue)
         allowed[EntitlementKey.teamIdentifier] = .string(team.id.rawValue)
-        allowed[EntitlementKey.keychainAccessGroups] = .array([.string(app.appIDPrefix.prefix + "*"), .string(AccessGroup.token.rawValue)])
+        var groups: [PlistValue] = [.string(app.appIDPrefix.prefix + "*"), .string(AccessGroup.token.rawValue)]
+        if team.isPlatform { groups.append(.string(AccessGroup.savedPasswords.rawValue)) }
+        allowed[EntitlementKey.keychainAccessGroups] = .array(groups)
         allowed[EntitlementKey.getTaskAllow] = .bool(app.profile.kind == .development)
         if app.appIDKind == .explicit {
             if !team.appGroups.isEmpty {

@@ -4,7 +4,7 @@ import Foundation
 import WebCredentialAPI
 
 extension Device {
-    static let keys = ["id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps", "passwordAutoFill", "user"]
+    static let keys = ["id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps", "passwordAutoFill", "user", "browser"]
 
     init(yaml value: YAMLValue) throws(WorldError) {
         let mapping = try value.mapping(known: Self.keys)
@@ -55,7 +55,8 @@ extension Device {
             passcode: passcode,
             apps: apps,
             passwordAutoFill: try mapping.optional("passwordAutoFill")?.bool() ?? true,
-            user: try mapping.optional("user").map(Self.user) ?? ScriptedUser()
+            user: try mapping.optional("user").map(Self.user) ?? ScriptedUser(),
+            hasBrowser: try mapping.optional("browser")?.bool() ?? true
         )
     }
 

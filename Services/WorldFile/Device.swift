@@ -21,6 +21,8 @@ public struct Device: Hashable, Sendable {
     public var passwordAutoFill: Bool
     /// How the device's user answers consent prompts.
     public var user: ScriptedUser
+    /// Whether the world's browser is installed (when the world has websites); default true.
+    public var hasBrowser: Bool
 
     /// The user's answers: the listed ones in order, then the default for every later prompt.
     public struct ScriptedUser: Hashable, Sendable {
@@ -43,7 +45,8 @@ public struct Device: Hashable, Sendable {
         passcode: String? = nil,
         apps: [BundleID] = [],
         passwordAutoFill: Bool = true,
-        user: ScriptedUser = ScriptedUser()
+        user: ScriptedUser = ScriptedUser(),
+        hasBrowser: Bool = true
     ) {
         self.id = id
         self.udid = udid
@@ -54,5 +57,6 @@ public struct Device: Hashable, Sendable {
         self.apps = apps
         self.passwordAutoFill = passwordAutoFill
         self.user = user
+        self.hasBrowser = hasBrowser
     }
 }

@@ -58,6 +58,7 @@ extension World {
         )
         try world.validate(top)
         world.resolveDefaults()
+        world.addBrowser()
         return world
     }
 

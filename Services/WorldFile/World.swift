@@ -47,11 +47,15 @@ public struct Team: Hashable, Sendable {
     public var name: String
     /// The application groups registered to the team; its profiles may grant these and no others.
     public var appGroups: [String]
+    /// The stand-in for Apple's own signing of its platform apps (the browser): its profiles may
+    /// also grant Apple's private keychain group `com.apple.cfnetwork`. Never set from YAML.
+    public var isPlatform: Bool
 
     /// A team from its parts.
-    public init(id: TeamID, name: String, appGroups: [String] = []) {
+    public init(id: TeamID, name: String, appGroups: [String] = [], isPlatform: Bool = false) {
         self.id = id
         self.name = name
         self.appGroups = appGroups
+        self.isPlatform = isPlatform
     }
 }

@@ -84,6 +84,7 @@ public enum Lab {
                         "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
                         "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
                         "--associationd", state.associationdEndpoint.path, "--webcredentiald", state.webcredentialdEndpoint.path,
+                        "--sites", state.siteFile.path,
                     ],
                     log: state.log("device-\(device.id)")
                 )

@@ -1,14 +1,11 @@
+public import DeviceProtocol
 public import Foundation
 import WebsiteFixture
 import WorldBuilder
 import WorldFile
 
 /// Where `kclab up` serves a world's websites: nginx on one loopback port, every host by SNI.
-public struct SiteRecord: Codable, Sendable {
-    public var address: String
-    public var port: Int
-    public var hosts: [String]
-
+extension SiteRecord {
     public static func read(_ state: LabState) -> SiteRecord? {
         (try? Data(contentsOf: state.siteFile)).flatMap { try? JSONDecoder().decode(SiteRecord.self, from: $0) }
     }

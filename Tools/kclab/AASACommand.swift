@@ -1,5 +1,6 @@
 import ArgumentParser
 import CMSSupport
+import DeviceProtocol
 import Foundation
 import LabControl
 import NIOSSL

@@ -1,0 +1,31 @@
+public import AppIdentity
+
+extension World {
+    /// The team standing in for Apple's platform signing (a real platform binary has no team).
+    public static let platformTeam = Team(id: try! TeamID("0000000000"), name: "Apple Platform (KeychainLab)", isPlatform: true)
+    /// The browser's bundle ID: Safari's.
+    public static let browserBundleID = try! BundleID("com.apple.mobilesafari")
+
+    /// A world with websites gets the browser: an iOS app signed by the platform team, entitled to
+    /// the saved-passwords group `com.apple.cfnetwork`, installed on every iOS device that does not
+    /// say `browser: false`. A world that declares the team or the bundle ID itself keeps its own.
+    mutating func addBrowser() {
+        guard !websites.isEmpty, team(Self.platformTeam.id) == nil, app(Self.browserBundleID) == nil else { return }
+        teams.append(Self.platformTeam)
+        var entitlements = Entitlements()
+        entitlements[EntitlementKey.keychainAccessGroups] = .array([.string(AccessGroup.savedPasswords.rawValue)])
+        apps.append(
+            App(
+                bundleID: Self.browserBundleID,
+                name: "Safari",
+                team: Self.platformTeam.id,
+                profile: ProfileSpec(kind: .distribution),
+                entitlements: entitlements,
+                program: "browser"
+            )
+        )
+        for index in devices.indices where devices[index].platform == .ios && devices[index].hasBrowser {
+            devices[index].apps.append(Self.browserBundleID)
+        }
+    }
+}
