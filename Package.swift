@@ -461,7 +461,7 @@ let package = Package(
         /// The program the demo world's apps run: the seeds' stories, one subcommand each.
         .executableTarget(
             name: "demo-app",
-            dependencies: ["Security", "SeedSnippets"],
+            dependencies: ["DeviceNetwork", "Security", "SeedSnippets"],
             path: "Devices/Apps/DemoApp",
             swiftSettings: strictSettings
         ),

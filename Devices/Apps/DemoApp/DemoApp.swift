@@ -8,13 +8,17 @@ import SeedSnippets
 ///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite
 ///              save-private VALUE | read-private | snoop TEAM-GROUP
 ///              discover-team | family-write VALUE | family-read | seed000 | groups
+///              web-login | web-signup | web-change-password | web-delete | web-logout | web-whoami
 @main
 enum DemoApp {
     static let service = "com.example.token"
 
-    static func main() {
+    static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let app = ProcessInfo.processInfo.environment["KEYCHAINLAB_APP"] ?? "this app"
+        if let command = arguments.first, command.hasPrefix("web-") {
+            exit(await web(command, Array(arguments.dropFirst()), app: app))
+        }
         do {
             try run(arguments, app: app)
         } catch let error as KeychainError {
@@ -82,6 +86,41 @@ enum DemoApp {
             )
             exit(2)
         }
+    }
+
+    /// Seed 002's workflows: `web-login [--user U --password P]`, `web-signup --user U --password P`,
+    /// `web-change-password --new-password P`, `web-delete`, `web-logout`, `web-whoami`; each takes
+    /// `--site DOMAIN` (default example.com).
+    static func web(_ command: String, _ arguments: [String], app: String) async -> Int32 {
+        var options: [String: String] = [:]
+        var index = 0
+        while index + 1 < arguments.count, arguments[index].hasPrefix("--") {
+            options[String(arguments[index].dropFirst(2))] = arguments[index + 1]
+            index += 2
+        }
+        do {
+            let account = try SiteAccount(site: options["site"] ?? "example.com", app: app)
+            let typed = options["user"].flatMap { user in options["password"].map { (user: user, password: $0) } }
+            switch command {
+            case "web-login": return try await WebWorkflows.logIn(account, typed: typed)
+            case "web-signup":
+                guard let typed else { break }
+                return try await WebWorkflows.signUp(account, user: typed.user, password: typed.password)
+            case "web-change-password":
+                guard let new = options["new-password"] else { break }
+                return try await WebWorkflows.changePassword(account, to: new)
+            case "web-delete": return try await WebWorkflows.deleteAccount(account)
+            case "web-logout": return try await WebWorkflows.logOut(account)
+            case "web-whoami": return try await WebWorkflows.whoami(account)
+            default: break
+            }
+        } catch {
+            print("\(app): \(error)")
+            return 1
+        }
+        print("usage: demo-app web-login [--user U --password P] | web-signup --user U --password P | web-change-password --new-password P")
+        print("       | web-delete | web-logout | web-whoami   (each takes --site DOMAIN, default example.com)")
+        return 2
     }
 
     static func report(_ app: String, _ what: String, _ value: String?) {
