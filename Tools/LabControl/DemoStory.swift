@@ -1,30 +1,38 @@
 /// One story of the demo: what it shows, the apps that act, and why the result is what it is.
 public struct DemoStory: Sendable {
-    /// One step: an app run on a device with demo-app arguments, or an app's update installed.
+    /// One step: an app run on a device with its arguments, an app's update installed, or the
+    /// device's user told how to answer the next prompts.
     public struct Step: Sendable {
-        public let device: String
-        public let app: String
-        public let arguments: [String]
-        /// Install the app's later version instead of running it (`kclab app update`).
-        public let installsUpdate: Bool
-
-        public init(_ device: String, _ app: String, _ arguments: [String]) {
-            self.device = device
-            self.app = app
-            self.arguments = arguments
-            self.installsUpdate = false
+        public enum Action: Sendable {
+            case run([String])
+            /// Install the app's later version (`kclab app update`).
+            case update
+            /// Script the user's next answers (`kclab device answer`).
+            case answer([String])
         }
 
-        private init(updating app: String, on device: String) {
+        public let device: String
+        public let app: String
+        public let action: Action
+
+        public init(_ device: String, _ app: String, _ arguments: [String]) {
+            self.init(device: device, app: app, action: .run(arguments))
+        }
+
+        private init(device: String, app: String, action: Action) {
             self.device = device
             self.app = app
-            self.arguments = []
-            self.installsUpdate = true
+            self.action = action
         }
 
         /// Installs `app`'s later version on `device`.
         public static func update(_ device: String, _ app: String) -> Step {
-            Step(updating: app, on: device)
+            Step(device: device, app: app, action: .update)
+        }
+
+        /// The user of `device` answers the next prompts so.
+        public static func answer(_ device: String, _ answers: [String]) -> Step {
+            Step(device: device, app: "", action: .answer(answers))
         }
     }
 

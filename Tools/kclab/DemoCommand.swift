@@ -25,6 +25,11 @@ struct DemoCommand: AsyncParsableCommand {
         // A demo starts from an empty keychain and no associations.
         try? FileManager.default.removeItem(at: lab.keychaind)
         try? FileManager.default.removeItem(at: lab.associationd)
+        try? FileManager.default.removeItem(at: lab.website)
+        try? FileManager.default.removeItem(at: lab.webcredentiald)
+        for device in (try? FileManager.default.contentsOfDirectory(atPath: lab.root.appending(path: "devices").path)) ?? [] {
+            try? FileManager.default.removeItem(at: lab.promptLog(device))
+        }
         let summary: Lab.Summary
         do {
             summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab)
@@ -56,22 +61,39 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         for (number, story) in DemoStory.seeds.enumerated() {
-            say("\n\(number + 1). \(story.title)")
-            for step in story.steps {
-                let client = try DeviceClient(state: lab, device: step.device)
-                if step.installsUpdate {
-                    let response = try client.send(DeviceRequest(.installUpdate, app: step.app))
-                    let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appID)" }
-                    say("   [\(step.device)] \(outcome ?? response.error ?? "no answer")")
-                    continue
-                }
-                let response = try client.send(DeviceRequest(.run, app: step.app, arguments: step.arguments))
-                let output = (response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                say("   [\(step.device)] \(output.replacingOccurrences(of: "\n", with: "\n   "))")
-            }
-            say("   Why: " + story.explanation.replacingOccurrences(of: "\n", with: "\n        "))
+            try tell(story, number: number + 1, lab)
         }
         try associations(lab, number: DemoStory.seeds.count + 1)
+        guard summary.websites != nil else { return }
+        for (number, story) in DemoStory.sharedCredentials.enumerated() {
+            try tell(story, number: DemoStory.seeds.count + 2 + number, lab)
+        }
+    }
+
+    /// Plays one story's steps, with the prompts each one showed, then says why.
+    private func tell(_ story: DemoStory, number: Int, _ lab: LabState) throws {
+        say("\n\(number). \(story.title)")
+        for step in story.steps {
+            let client = try DeviceClient(state: lab, device: step.device)
+            switch step.action {
+            case .update:
+                let response = try client.send(DeviceRequest(.installUpdate, app: step.app))
+                let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appID)" }
+                say("   [\(step.device)] \(outcome ?? response.error ?? "no answer")")
+            case .answer(let answers):
+                _ = try client.send(DeviceRequest(.setAnswers, arguments: answers))
+                say("   [\(step.device)] the user will answer: \(answers.joined(separator: ", "))")
+            case .run(let arguments):
+                let shown = (try? PromptLog.read(lab.promptLog(step.device)))?.count ?? 0
+                let response = try client.send(DeviceRequest(.run, app: step.app, arguments: arguments))
+                let output = (response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                say("   [\(step.device)] \(output.replacingOccurrences(of: "\n", with: "\n   "))")
+                for prompt in ((try? PromptLog.read(lab.promptLog(step.device))) ?? []).dropFirst(shown) {
+                    say("   [\(step.device)] PROMPT \(prompt.title) [\(prompt.buttons.joined(separator: " | "))] → the user: \(prompt.answer)")
+                }
+            }
+        }
+        say("   Why: " + story.explanation.replacingOccurrences(of: "\n", with: "\n        "))
     }
 
     /// Seed 002's first half: what associationd decided for the apps' associated domains.
