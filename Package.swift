@@ -556,7 +556,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorldFileTests",
-            dependencies: ["WorldFile"],
+            dependencies: ["WebCredentialAPI", "WorldFile"],
             path: "Tests/WorldFileTests",
             swiftSettings: strictSettings
         ),

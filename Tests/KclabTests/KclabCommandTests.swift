@@ -116,6 +116,16 @@ import WorldTestSupport
             #expect(output.contains("com.example.LegacyNotes could not find the token (errSecItemNotFound)"))
             #expect(output.contains("SecItemAdd -> -34018, SecItemCopyMatching -> -34018"))
             #expect(output.contains("D3KQX62K1A.com.example.DemoAdminApp webcredentials:example.com: approved"))
+            // Seed 002, end to end.
+            #expect(output.contains("com.example.DemoApp: trying alice from shared web credentials (example.com)"))
+            #expect(output.contains("PROMPT Sign in to “DemoApp” with a saved password? [Cancel] → the user: approve"))
+            #expect(output.contains("com.example.DemoAdminApp: trying alice from the keychain"))
+            #expect(output.contains("[ipad-alice] PROMPT Select a Saved Password to Use With “DemoApp” [Not Now] → the user: decline"))
+            #expect(output.contains("com.example.DemoApp: trying alice from the user"))
+            #expect(output.contains("PROMPT “DemoApp” Would Like to Update the Saved Password for “example.com” [Update Password | Not Now]"))
+            #expect(output.contains("AutoFill: alice at example.com filled in from saved passwords\n   signed in to example.com as alice"))
+            #expect(output.contains("PROMPT “DemoApp” Would Like to Delete the Saved Password for “example.com”"))
+            #expect(output.contains("[iphone-alice] no saved passwords"))
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }

@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import Testing
+import WebCredentialAPI
 import WorldFile
 
 @Suite struct WorldLoadingTests {
@@ -125,5 +126,73 @@ import WorldFile
         #expect(world.websites.first?.domain == "example.com")
         #expect(file.signed)
         #expect(String(decoding: file.json, as: UTF8.self) == #"{"webcredentials":{"apps":["D3KQX62K1A.com.example.DemoApp"]}}"#)
+    }
+}
+
+/// The keys of shared web credentials: the scripted user, AutoFill, website accounts, the browser.
+@Suite struct WorldWebCredentialKeysTests {
+    static let base = """
+        teams: [{id: ABCDE12345}]
+        apps: [{bundleID: com.example.a, team: ABCDE12345}]
+        """
+
+    @Test func devicesHaveAScriptedUserAndAutoFill() throws {
+        let world = try World.parse(
+            yaml: Self.base + """
+
+                devices:
+                  - {id: phone, osVersion: "17.4", apps: [com.example.a], passwordAutoFill: false,
+                     user: {answers: [decline, "pick 2", "wait 250ms then approve"], default: decline}}
+                  - {id: pad, osVersion: "12.5"}
+                """,
+            file: "w.yaml"
+        )
+        let phone = try #require(world.device("phone"))
+        #expect(!phone.passwordAutoFill)
+        #expect(phone.user.answers.map(\.description) == ["decline", "pick 2", "wait 250ms then approve"])
+        #expect(phone.user.answers.last?.delayMilliseconds == 250)
+        #expect(phone.user.defaultAnswer.description == "decline")
+        let pad = try #require(world.device("pad"))
+        #expect(pad.passwordAutoFill && pad.user.answers.isEmpty && pad.user.defaultAnswer.description == "approve")
+    }
+
+    @Test func aBadAnswerIsRefusedWithItsPlace() {
+        #expect(throws: WorldError.self) {
+            try World.parse(yaml: Self.base + "\ndevices: [{id: p, osVersion: '17.4', user: {answers: [maybe]}}]\n", file: "w.yaml")
+        }
+        do {
+            _ = try World.parse(yaml: Self.base + "\ndevices: [{id: p, osVersion: '17.4', user: {answers: ['pick 0']}}]\n", file: "w.yaml")
+            Issue.record("pick 0 was accepted")
+        } catch {
+            #expect(error.description.contains("'pick 0' is not an answer"), "\(error)")
+        }
+    }
+
+    @Test func worldsWithWebsitesGetTheBrowserOnIOSDevices() throws {
+        let world = try World.parse(
+            yaml: Self.base + """
+
+                devices:
+                  - {id: phone, osVersion: "17.4"}
+                  - {id: kiosk, osVersion: "17.4", browser: false}
+                websites:
+                  - {domain: example.com, accounts: [{username: alice, password: "Corr3ct-Horse"}]}
+                """,
+            file: "w.yaml"
+        )
+        let browser = try #require(world.app(World.browserBundleID))
+        #expect(browser.entitlements.keychainAccessGroups == ["com.apple.cfnetwork"])
+        #expect(world.team(browser.team)?.isPlatform == true)
+        #expect(world.device("phone")?.apps.contains(World.browserBundleID) == true)
+        #expect(world.device("kiosk")?.apps.contains(World.browserBundleID) == false)
+        #expect(world.websites.first?.accounts.map(\.username) == ["alice"])
+        let plain = try World.parse(yaml: Self.base + "\ndevices: [{id: phone, osVersion: '17.4'}]\n", file: "w.yaml")
+        #expect(plain.app(World.browserBundleID) == nil, "no websites, no browser")
+    }
+
+    @Test func aBadAccountIsRefused() {
+        #expect(throws: WorldError.self) {
+            try World.parse(yaml: Self.base + "\nwebsites: [{domain: example.com, accounts: [{username: 'Has Space', password: x}]}]\n", file: "w.yaml")
+        }
     }
 }
