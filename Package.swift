@@ -645,7 +645,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KclabTests",
-            dependencies: ["kclab", "keychaind", "device", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl", "WorldTestSupport"],
+            dependencies: [
+                "kclab", "keychaind", "device", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl", "WorldTestSupport",
+            ],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings
         ),

@@ -116,7 +116,12 @@ public final class WebClient: @unchecked Sendable {
             let response = try await client.execute(request, timeout: .seconds(30))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             store(response.headers, for: url)
-            let page = Page(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: String(buffer: bytes), url: url)
+            let page = Page(
+                status: Int(response.status.code),
+                headers: response.headers.map { ($0.name, $0.value) },
+                body: String(buffer: bytes),
+                url: url
+            )
             guard [301, 302, 303].contains(page.status), let location = page.header("Location"),
                 let next = URL(string: location, relativeTo: url)?.absoluteURL
             else { return page }

@@ -77,7 +77,13 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     }
 
     /// A shared-web-credential call.
-    public static func sharedWebCredential(_ operation: Operation, fqdn: String?, account: String?, password: String? = nil, app: String? = nil)
+    public static func sharedWebCredential(
+        _ operation: Operation,
+        fqdn: String?,
+        account: String?,
+        password: String? = nil,
+        app: String? = nil
+    )
         -> DeviceRequest
     {
         var request = DeviceRequest(operation, app: app)

@@ -49,7 +49,13 @@ extension Device {
     ) async throws -> WebCredentialAPI.Outcome {
         let decoder = WebCredentialAPI.decoder()
         if request.operation == .addSharedWebCredential {
-            let body = WebCredentialAPI.AddRequest(caller: caller, fqdn: request.fqdn, account: request.account, password: request.password, consent: consent)
+            let body = WebCredentialAPI.AddRequest(
+                caller: caller,
+                fqdn: request.fqdn,
+                account: request.account,
+                password: request.password,
+                consent: consent
+            )
             return try await client.send(.POST, "/v1/credentials/add", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
         }
         let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: request.fqdn, account: request.account, consent: consent)

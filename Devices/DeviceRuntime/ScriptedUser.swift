@@ -70,7 +70,10 @@ actor ScriptedUser {
         )
         logger.info(
             "prompt shown",
-            metadata: ["app.bundle": "\(bundleID)", "prompt.kind": "\(prompt.kind.rawValue)", "prompt.title": "\(prompt.title)", "answer": "\(scripted.answer)"]
+            metadata: [
+                "app.bundle": "\(bundleID)", "prompt.kind": "\(prompt.kind.rawValue)", "prompt.title": "\(prompt.title)",
+                "answer": "\(scripted.answer)",
+            ]
         )
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

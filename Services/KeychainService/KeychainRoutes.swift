@@ -98,7 +98,11 @@ struct KeychainRoutes: Sendable {
                 deviceKeychain: "device:\(body.device)",
                 accountKeychain: report.iCloudAccount.map { "icloud:\($0)" }
             )
-            let result = await self.perform(call, KeychainAPI.CallRequest(app: service.name, query: body.query, attributesToUpdate: body.attributesToUpdate), client: client)
+            let result = await self.perform(
+                call,
+                KeychainAPI.CallRequest(app: service.name, query: body.query, attributesToUpdate: body.attributesToUpdate),
+                client: client
+            )
             context.logger.info(
                 "\(Self.names[call] ?? call)",
                 metadata: [

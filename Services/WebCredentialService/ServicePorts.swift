@@ -29,7 +29,11 @@ struct AssociationdSites: SiteApprovals {
             URLQueryItem(name: "app", value: appID), URLQueryItem(name: "host", value: host),
             URLQueryItem(name: "service", value: "webcredentials"), URLQueryItem(name: "device", value: device),
         ]
-        let answer = try await client.get("/v1/association?" + (query.percentEncodedQuery ?? ""), as: AssociationAPI.Answer.self, decoder: AssociationAPI.decoder())
+        let answer = try await client.get(
+            "/v1/association?" + (query.percentEncodedQuery ?? ""),
+            as: AssociationAPI.Answer.self,
+            decoder: AssociationAPI.decoder()
+        )
         return answer.associated
     }
 }

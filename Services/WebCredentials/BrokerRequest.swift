@@ -34,7 +34,7 @@ extension SharedCredentialBroker {
             do {
                 guard try await isApproved(appID, domain.host) else { continue }
                 found += try await saved(SavedPasswordItems.query(host: domain.host, account: request.account, port: domain.port))
-            } catch where domains.count > 1 {
+            } catch  where domains.count > 1 {
                 continue  // one site's failure is ignored when there are several
             }
         }
@@ -58,7 +58,11 @@ extension SharedCredentialBroker {
             )
         }
         await users.record(appID: appID, host: chosen.host, approved: true)
-        return WebCredentialAPI.Outcome(status: 0, credentials: [Self.dictionary(chosen)], reason: "the user picked \(chosen.account) at \(chosen.host)")
+        return WebCredentialAPI.Outcome(
+            status: 0,
+            credentials: [Self.dictionary(chosen)],
+            reason: "the user picked \(chosen.account) at \(chosen.host)"
+        )
     }
 
     /// The domains of a NULL-fqdn G1 request: the `webcredentials:` entries' text; from iOS 14

@@ -53,7 +53,8 @@ import WorldTestSupport
             let result = try runTool(
                 "curl",
                 [
-                    "-s", "-o", "-", "-D", headers.path, "-w", "\n%{http_code}", "--cacert", lab.state.builtWorld.appending(path: "trust/web-root-ca.pem").path,
+                    "-s", "-o", "-", "-D", headers.path, "-w", "\n%{http_code}", "--cacert",
+                    lab.state.builtWorld.appending(path: "trust/web-root-ca.pem").path,
                     "--resolve", "\(host):\(site.port):\(site.address)", "-b", jar.path, "-c", jar.path,
                 ] + arguments.map { $0.replacingOccurrences(of: "https://HOST/", with: "https://\(host):\(site.port)/") }
             )
@@ -61,7 +62,13 @@ import WorldTestSupport
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"), (try? String(contentsOf: headers, encoding: .utf8)) ?? "")
         }
 
-        func api(_ method: String, _ path: String, _ body: String?, token: String? = nil, type: String = "application/json") throws -> (status: Int, body: String, headers: String) {
+        func api(
+            _ method: String,
+            _ path: String,
+            _ body: String?,
+            token: String? = nil,
+            type: String = "application/json"
+        ) throws -> (status: Int, body: String, headers: String) {
             var arguments = ["-X", method, "https://HOST/api/v1/\(path)"]
             if let body { arguments += ["-H", "Content-Type: \(type)", "--data-binary", body] }
             if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
@@ -110,11 +117,16 @@ import WorldTestSupport
             #expect(signedIn.status == 200 && signedIn.body.contains("Signed in as <strong>bob</strong>"), "\(signedIn.body)")
             #expect(try web.curl(["https://HOST/"], host: "www.example.com").body.contains("Signed in as"))
             let forged = try web.curl(
-                ["--data-urlencode", "current_password=B0b-builds-things", "--data-urlencode", "new_password=Bob-new-pass-7", "https://HOST/password"],
+                [
+                    "--data-urlencode", "current_password=B0b-builds-things", "--data-urlencode", "new_password=Bob-new-pass-7",
+                    "https://HOST/password",
+                ],
                 host: "www.example.com"
             )
             #expect(forged.status == 403, "a form without the session's CSRF token")
-            let badForm = try web.curl(["--data-binary", "username=%ZZ", "-H", "Content-Type: application/x-www-form-urlencoded", "https://HOST/login"])
+            let badForm = try web.curl([
+                "--data-binary", "username=%ZZ", "-H", "Content-Type: application/x-www-form-urlencoded", "https://HOST/login",
+            ])
             #expect(badForm.status == 400)
 
             // The database keeps hashes, never a password.

@@ -60,14 +60,23 @@ import WorldTestSupport
               - {name: www, aasa: {content: {webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}}}}
         """
 
-    static func add(_ lab: RunningLab, _ device: String, _ app: String, _ fqdn: String, _ account: String, _ password: String?) throws -> DeviceResponse {
+    static func add(
+        _ lab: RunningLab,
+        _ device: String,
+        _ app: String,
+        _ fqdn: String,
+        _ account: String,
+        _ password: String?
+    ) throws -> DeviceResponse {
         try DeviceClient(state: lab.state, device: device).send(
             .sharedWebCredential(.addSharedWebCredential, fqdn: fqdn, account: account, password: password, app: app)
         )
     }
 
     static func request(_ lab: RunningLab, _ device: String, _ app: String, _ fqdn: String?, _ account: String? = nil) throws -> DeviceResponse {
-        try DeviceClient(state: lab.state, device: device).send(.sharedWebCredential(.requestSharedWebCredential, fqdn: fqdn, account: account, app: app))
+        try DeviceClient(state: lab.state, device: device).send(
+            .sharedWebCredential(.requestSharedWebCredential, fqdn: fqdn, account: account, app: app)
+        )
     }
 
     static func prompts(_ lab: RunningLab, _ device: String) -> [PromptRecord] {
@@ -96,7 +105,10 @@ import WorldTestSupport
             #expect(run.status == 0 && run.stdout.contains(#""error":null"#), "\(run.stdout) \(run.stderr)")
             let shown = Self.prompts(lab, "phone")
             #expect(shown.map(\.kind) == ["add"])
-            #expect(shown.first?.title == "Would you like to save this password in your iCloud Keychain to use with apps and websites on all your devices?")
+            #expect(
+                shown.first?.title
+                    == "Would you like to save this password in your iCloud Keychain to use with apps and websites on all your devices?"
+            )
             #expect(shown.first?.appName == "DemoApp" && shown.first?.domain == "example.com" && shown.first?.answer == "approve")
 
             // The second app of the family gets it through the iOS 15.4+ password sheet, reading
@@ -176,7 +188,9 @@ import WorldTestSupport
     @Test func refusalsCarryApplesStatusAndMessage() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             let plain = try Self.add(lab, "phone", "com.example.Plain", "example.com", "alice", "pw")
-            #expect(plain.status == -34018 && plain.callError?.message == "example.com not found in com.apple.developer.associated-domains entitlement")
+            #expect(
+                plain.status == -34018 && plain.callError?.message == "example.com not found in com.apple.developer.associated-domains entitlement"
+            )
             let unlisted = try Self.add(lab, "phone", "com.example.Unlisted", "example.com", "alice", "pw")
             #expect(unlisted.status == -25293)
             #expect(unlisted.callError?.message == #""example.com" failed to approve "D3KQX62K1A.com.example.Unlisted""#)

@@ -46,8 +46,12 @@ import WorldTestSupport
             #expect(created.username == "alice")
             #expect(service.user(site: "example.com", token: created.token) == "alice")
             #expect(service.user(site: "other.example", token: created.token) == nil, "a session belongs to its site")
-            #expect(throws: LoginError.usernameTaken) { try service.createAccount(site: "example.com", username: "alice", password: "Other-pass-9", kind: .bearer) }
-            #expect(throws: LoginError.invalidUsername) { try service.createAccount(site: "example.com", username: "no spaces", password: "Other-pass-9", kind: .bearer) }
+            #expect(throws: LoginError.usernameTaken) {
+                try service.createAccount(site: "example.com", username: "alice", password: "Other-pass-9", kind: .bearer)
+            }
+            #expect(throws: LoginError.invalidUsername) {
+                try service.createAccount(site: "example.com", username: "no spaces", password: "Other-pass-9", kind: .bearer)
+            }
             // The same name on another site is another account.
             _ = try service.createAccount(site: "other.example", username: "alice", password: "Other-pass-9", kind: .bearer)
 
@@ -61,14 +65,23 @@ import WorldTestSupport
             try service.changePassword(site: "example.com", token: second.token, current: "Correct-horse-7", new: "New-horse-8")
             #expect(service.user(site: "example.com", token: second.token) == "alice", "the session that changed it stays")
             #expect(service.user(site: "example.com", token: created.token) == nil, "every other session ends")
-            #expect(throws: LoginError.invalidCredentials) { try service.logIn(site: "example.com", username: "alice", password: "Correct-horse-7", kind: .bearer) }
+            #expect(throws: LoginError.invalidCredentials) {
+                try service.logIn(site: "example.com", username: "alice", password: "Correct-horse-7", kind: .bearer)
+            }
             let third = try service.logIn(site: "example.com", username: "alice", password: "New-horse-8", kind: .bearer)
 
             #expect(throws: LoginError.wrongPassword) { try service.deleteAccount(site: "example.com", token: third.token, password: "x") }
             try service.deleteAccount(site: "example.com", token: third.token, password: "New-horse-8")
             #expect(service.user(site: "example.com", token: third.token) == nil)
-            #expect(throws: LoginError.invalidCredentials) { try service.logIn(site: "example.com", username: "alice", password: "New-horse-8", kind: .bearer) }
-            #expect(service.user(site: "other.example", token: (try service.logIn(site: "other.example", username: "alice", password: "Other-pass-9", kind: .bearer)).token) == "alice")
+            #expect(throws: LoginError.invalidCredentials) {
+                try service.logIn(site: "example.com", username: "alice", password: "New-horse-8", kind: .bearer)
+            }
+            #expect(
+                service.user(
+                    site: "other.example",
+                    token: (try service.logIn(site: "other.example", username: "alice", password: "Other-pass-9", kind: .bearer)).token
+                ) == "alice"
+            )
         }
     }
 
@@ -79,7 +92,9 @@ import WorldTestSupport
             _ = try service.createAccount(site: "example.com", username: "alice", password: "Correct-horse-7", kind: .bearer)
             for name in ["alice", "nobody"] {
                 for _ in 0..<5 {
-                    #expect(throws: LoginError.invalidCredentials) { try service.logIn(site: "example.com", username: name, password: "guess", kind: .bearer) }
+                    #expect(throws: LoginError.invalidCredentials) {
+                        try service.logIn(site: "example.com", username: name, password: "guess", kind: .bearer)
+                    }
                 }
                 #expect(throws: LoginError.tooManyAttempts(retryAfterSeconds: 300)) {
                     try service.logIn(site: "example.com", username: name, password: "Correct-horse-7", kind: .bearer)
@@ -103,12 +118,13 @@ import WorldTestSupport
     }
 
     @Test func theWorldsHostsShareTheirDomainsAccounts() throws {
-        let world = try World.parse(yaml:
-            """
-            name: sites
-            websites:
-              - {domain: example.com, subdomains: [{name: www}], accounts: [{username: alice, password: Correct-horse-7}]}
-            """,
+        let world = try World.parse(
+            yaml:
+                """
+                name: sites
+                websites:
+                  - {domain: example.com, subdomains: [{name: www}], accounts: [{username: alice, password: Correct-horse-7}]}
+                """,
             file: "sites.yaml"
         )
         let sites = SiteDirectory(world: world)

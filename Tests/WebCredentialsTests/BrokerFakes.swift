@@ -24,7 +24,9 @@ final class MemoryKeychain: SavedPasswordKeychain {
             switch call {
             case .add:
                 let key = ["srvr", "acct", "port"].map { query[$0] }
-                if items.contains(where: { item in ["srvr", "acct", "port"].map { item[$0] } == key }) { return KeychainAnswer(status: -25299, result: nil) }
+                if items.contains(where: { item in ["srvr", "acct", "port"].map { item[$0] } == key }) {
+                    return KeychainAnswer(status: -25299, result: nil)
+                }
                 items.append(filter)
                 return KeychainAnswer(status: 0, result: nil)
             case .copyMatching:
@@ -112,7 +114,8 @@ struct BrokerFixture {
     )
 
     /// An add, answering whatever prompt comes with `answer` (none: the prompt is returned).
-    func add(_ fqdn: String?, _ account: String?, _ password: String?, app: CallingApp, answer: PromptAnswer? = nil) async -> WebCredentialAPI.Outcome {
+    func add(_ fqdn: String?, _ account: String?, _ password: String?, app: CallingApp, answer: PromptAnswer? = nil) async -> WebCredentialAPI.Outcome
+    {
         var request = WebCredentialAPI.AddRequest(caller: Self.caller, fqdn: fqdn, account: account, password: password)
         let first = await broker.add(request, app: app)
         guard let prompt = first.prompt, let answer else { return first }

@@ -192,7 +192,10 @@ import WorldFile
 
     @Test func aBadAccountIsRefused() {
         #expect(throws: WorldError.self) {
-            try World.parse(yaml: Self.base + "\nwebsites: [{domain: example.com, accounts: [{username: 'Has Space', password: x}]}]\n", file: "w.yaml")
+            try World.parse(
+                yaml: Self.base + "\nwebsites: [{domain: example.com, accounts: [{username: 'Has Space', password: x}]}]\n",
+                file: "w.yaml"
+            )
         }
     }
 }

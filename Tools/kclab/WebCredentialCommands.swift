@@ -36,7 +36,13 @@ extension AppCommand {
         }
 
         func run() throws {
-            let request = DeviceRequest.sharedWebCredential(.addSharedWebCredential, fqdn: fqdn, account: account, password: password, app: target.app)
+            let request = DeviceRequest.sharedWebCredential(
+                .addSharedWebCredential,
+                fqdn: fqdn,
+                account: account,
+                password: password,
+                app: target.app
+            )
             try printCredentialResponse(try target.client().send(request))
         }
     }

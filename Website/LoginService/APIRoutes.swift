@@ -85,7 +85,12 @@ struct APIRoutes: Sendable {
     /// The live session of `Authorization: Bearer TOKEN`, else 401.
     private func bearer(_ request: Request, _ site: String) throws -> (token: String, user: String) {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw APIError(status: .unauthorized, code: "not_signed_in", message: "send Authorization: Bearer TOKEN", headers: [.wwwAuthenticate: "Bearer"])
+            throw APIError(
+                status: .unauthorized,
+                code: "not_signed_in",
+                message: "send Authorization: Bearer TOKEN",
+                headers: [.wwwAuthenticate: "Bearer"]
+            )
         }
         let token = String(header.dropFirst("Bearer ".count))
         guard let user = service.user(site: site, token: token) else { throw APIError(LoginError.notSignedIn) }

@@ -21,7 +21,9 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) throws -> String {
         let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let derived = try Self.derive(password, salt: salt, logN: logN, r: blockSize, p: parallelism)
-        return ["scrypt", "\(logN)", "\(blockSize)", "\(parallelism)", salt.base64EncodedString(), derived.base64EncodedString()].joined(separator: "$")
+        return ["scrypt", "\(logN)", "\(blockSize)", "\(parallelism)", salt.base64EncodedString(), derived.base64EncodedString()].joined(
+            separator: "$"
+        )
     }
 
     /// Whether `password` produced `encoded`, compared in constant time. A malformed hash never matches.
@@ -42,7 +44,14 @@ public struct PasswordHasher: Sendable {
     }
 
     private static func derive(_ password: String, salt: Data, logN: Int, r: Int, p: Int) throws -> Data {
-        let key = try KDF.Scrypt.deriveKey(from: Data(password.utf8), salt: salt, outputByteCount: 32, rounds: 1 << logN, blockSize: r, parallelism: p)
+        let key = try KDF.Scrypt.deriveKey(
+            from: Data(password.utf8),
+            salt: salt,
+            outputByteCount: 32,
+            rounds: 1 << logN,
+            blockSize: r,
+            parallelism: p
+        )
         return key.withUnsafeBytes { Data($0) }
     }
 

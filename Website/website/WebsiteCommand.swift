@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
-import LoginService
 import Logging
+import LoginService
 import WorldFile
 
 /// website: the login service of a world's websites, behind nginx.

@@ -79,7 +79,9 @@ enum WebWorkflows {
         account.forgetToken()
         print("\(account.app): removed from its keychain: \(account.deleteOwn() == errSecSuccess)")
         let error = SharedCredentials.add(domain: account.site, user: own.user, password: nil)
-        print("\(account.app): SecAddSharedWebCredential(\(account.site), \(own.user), NULL) -> \(error.map(SharedCredentials.describe) ?? "no error")")
+        print(
+            "\(account.app): SecAddSharedWebCredential(\(account.site), \(own.user), NULL) -> \(error.map(SharedCredentials.describe) ?? "no error")"
+        )
         return 0
     }
 

@@ -54,17 +54,18 @@ enum SharedCredentials {
             object["error"] = NSNull()
         }
         if includeCredentials {
-            object["credentials"] = credentials.map { list in
-                (list as? [Any] ?? []).map { element -> Any in
-                    let dictionary = element as? [String: Any] ?? [:]
-                    // Read back through Apple's constants, as an app does.
-                    var entry: [String: Any] = [:]
-                    for key in [kSecAttrServer, kSecAttrAccount, kSecSharedPassword, kSecAttrPort] {
-                        if let value = dictionary[String(describing: key)] { entry[String(describing: key)] = value }
+            object["credentials"] =
+                credentials.map { list in
+                    (list as? [Any] ?? []).map { element -> Any in
+                        let dictionary = element as? [String: Any] ?? [:]
+                        // Read back through Apple's constants, as an app does.
+                        var entry: [String: Any] = [:]
+                        for key in [kSecAttrServer, kSecAttrAccount, kSecSharedPassword, kSecAttrPort] {
+                            if let value = dictionary[String(describing: key)] { entry[String(describing: key)] = value }
+                        }
+                        return entry
                     }
-                    return entry
-                }
-            } ?? NSNull()
+                } ?? NSNull()
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
