@@ -39,6 +39,10 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case requestSharedWebCredential = "request-shared-web-credential"
         /// Replace the scripted user's answers: `arguments` in order, then `defaultAnswer` (control socket).
         case setAnswers = "set-answers"
+        /// Delete an app from the device, as the home screen does (control socket).
+        case uninstall
+        /// Install a world app on the device, verified as at boot (control socket).
+        case install
     }
 
     public var operation: Operation

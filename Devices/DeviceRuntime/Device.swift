@@ -87,12 +87,25 @@ actor Device {
             logger.warning("update refused", metadata: ["app.bundle": "\(bundleID)", "app.reasons": "\(refusal.reasons)"])
             return .failure(refusal)
         case .success(let installed):
-            (apps[bundleID], registration[bundleID]) = Self.entry(for: installed)
-            try? await register(bundleID)
-            await associate(bundleID)
+            let info = await adopt(installed)
             logger.info("app updated", metadata: ["app.bundle": "\(bundleID)", "app.id": "\(installed.verdict.appID ?? "")"])
-            return .success(apps[bundleID]?.info ?? Self.entry(for: installed).0.info)
+            return .success(info)
         }
+    }
+
+    /// Takes a freshly installed bundle in: registered with keychaind, its domains associated.
+    func adopt(_ installed: Installer.Installed) async -> AppInfo {
+        let bundleID = installed.bundleID
+        (apps[bundleID], registration[bundleID]) = Self.entry(for: installed)
+        try? await register(bundleID)
+        await associate(bundleID)
+        return apps[bundleID]?.info ?? Self.entry(for: installed).0.info
+    }
+
+    /// Forgets an installed app; returns what it was.
+    func removeApp(_ bundleID: String) -> App? {
+        registration[bundleID] = nil
+        return apps.removeValue(forKey: bundleID)
     }
 
     /// Reports the device's state to keychaind and registers every installed app.

@@ -66,6 +66,16 @@ struct Installer {
         }
     }
 
+    /// Verifies and installs `bundleID` from the built world again (after it was deleted).
+    func reinstall(_ bundleID: BundleID) -> Result<Installed, Refusal> {
+        install(bundleID, from: WorldLayout.bundle(bundleID))
+    }
+
+    /// Removes an installed bundle.
+    func remove(_ bundleID: String) {
+        try? FileManager.default.removeItem(at: destination.appending(path: "\(bundleID).app"))
+    }
+
     /// Why a bundle was not installed.
     struct Refusal: Error {
         let reasons: [String]

@@ -34,6 +34,17 @@ struct RequestHandler: Sendable {
             }
         case .setAnswers:
             return Self.encode(await device.setAnswers(request.arguments, defaultAnswer: request.defaultAnswer))
+        case .uninstall, .install:
+            guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
+            let result = request.operation == .install ? await device.install(bundleID) : await device.uninstall(bundleID)
+            switch result {
+            case .success(let info):
+                var response = DeviceResponse()
+                response.app = info
+                return Self.encode(response)
+            case .failure(let refusal):
+                return Self.encode(.failure("\(request.operation.rawValue) of \(bundleID) refused: \(refusal.reasons.joined(separator: "; "))"))
+            }
         case .installUpdate:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             switch await device.installUpdate(bundleID) {
@@ -80,7 +91,7 @@ struct RequestHandler: Sendable {
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
         case .addSharedWebCredential, .requestSharedWebCredential:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
-        case .status, .installUpdate, .lock, .unlock, .reboot, .setAnswers:
+        case .status, .installUpdate, .lock, .unlock, .reboot, .setAnswers, .uninstall, .install:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
             let response = await device.call(

@@ -165,10 +165,11 @@ public struct SiteEvaluator: Sendable {
         return report
     }
 
-    /// The file's JSON: the body itself, or a signed file's verified content.
+    /// The file's JSON: the body itself, or a signed file's verified content. A body that starts
+    /// as DER does, or is served as `application/pkcs7-mime`, is read as a signed file.
     private func content(of body: Data, contentType: String?, checks: inout [Check]) -> Data? {
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if body.first == 0x30 {
+        if body.first == 0x30 || type == "application/pkcs7-mime" {
             if type != "application/pkcs7-mime" {
                 checks.append(.warn("content-type", "a signed file served as \(type ?? "no type"); Apple documented application/pkcs7-mime"))
             } else {

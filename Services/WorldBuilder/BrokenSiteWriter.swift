@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import WorldFile
 
@@ -28,6 +29,10 @@ enum BrokenSiteWriter {
                 expired: kind == .expiredCertificate
             )
             _ = try store.put("websites/\(host)/fullchain.pem", identity.chainPEM)
+            if kind == .garbageDER {
+                _ = try store.put(WorldLayout.siteAssociation(host), garbage(count: 4096, seed: host))
+                continue
+            }
             let file = SiteAssociationFile(json: content(kind, base: base), signed: kind == .signedByOtherDomain)
             try SiteAssociationWriter.write(
                 file,
@@ -50,6 +55,17 @@ enum BrokenSiteWriter {
         case .noTeamPrefix: Data(String(decoding: base, as: UTF8.self).replacing(/"[A-Z0-9]{10}\./, with: "\"").utf8)
         default: base
         }
+    }
+
+    /// Bytes that look random and are the same on every build (SHA-256 in counter mode).
+    static func garbage(count: Int, seed: String) -> Data {
+        var bytes = Data()
+        var counter = 0
+        while bytes.count < count {
+            bytes += Data(SHA256.hash(data: Data("\(seed)#\(counter)".utf8)))
+            counter += 1
+        }
+        return bytes.prefix(count)
     }
 
     /// `base` with a `pad` member that brings it to exactly `size` bytes.

@@ -33,6 +33,12 @@ public enum BrokenSite: String, Hashable, Sendable, CaseIterable {
     case wrongContentType = "wrong-content-type"
     /// A server that trickles its answer, one byte a second: a timeout.
     case slow
+    /// A 302 to its own file, forever.
+    case redirectLoop = "redirect-loop"
+    /// The domain's file behind 160 KB of response headers.
+    case hugeHeaders = "huge-headers"
+    /// Random bytes served as a signed file (`application/pkcs7-mime`).
+    case garbageDER = "garbage-der"
 
     /// The host serving this kind for a domain.
     public func host(for domain: String) -> String {

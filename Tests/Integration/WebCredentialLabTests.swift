@@ -22,11 +22,22 @@ import WorldTestSupport
               com.apple.developer.associated-domains:
                 - webcredentials:example.com
                 - webcredentials:www.example.com
-                - webcredentials:app-missing.bad.example.com
-                - webcredentials:status-404.bad.example.com
                 - webcredentials:redirect-301.bad.example.com
-                - webcredentials:untrusted-ca.bad.example.com
+                - webcredentials:redirect-http.bad.example.com
+                - webcredentials:status-404.bad.example.com
+                - webcredentials:status-403.bad.example.com
                 - webcredentials:flaky-500.bad.example.com
+                - webcredentials:status-503.bad.example.com
+                - webcredentials:oversized.bad.example.com
+                - webcredentials:exact-limit.bad.example.com
+                - webcredentials:invalid-json.bad.example.com
+                - webcredentials:bom.bad.example.com
+                - webcredentials:app-missing.bad.example.com
+                - webcredentials:no-team-prefix.bad.example.com
+                - webcredentials:signed-other-domain.bad.example.com
+                - webcredentials:expired-certificate.bad.example.com
+                - webcredentials:untrusted-ca.bad.example.com
+                - webcredentials:wrong-content-type.bad.example.com
           - bundleID: com.example.DemoAdminApp
             name: DemoAdminApp
             team: D3KQX62K1A
@@ -160,6 +171,25 @@ import WorldTestSupport
             #expect(empty.status == -25300 && empty.callError?.code == 1001)
             #expect(empty.callError?.domain == "com.apple.AuthenticationServices.AuthorizationError")
 
+            // Deleting the app forgets its associations but not its keychain items, as on iOS;
+            // installing it again brings the associations back and it finds its items.
+            let kept: [String: SecValue] = ["class": .string("genp"), "svce": .string("kept"), "acct": .string("a")]
+            #expect(try lab.call(.add, on: "phone", as: Self.demo, kept.merging(["v_Data": .data(Data("x".utf8))]) { $1 }).status == 0)
+            func phoneAssociations() throws -> [[String: Any]] {
+                let listed = try lab.kclab(["associations", "--json", "--app", Self.demo])
+                let records = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]) ?? []
+                return records.filter { $0["device"] as? String == lab.device("phone")?.udid }
+            }
+            #expect(try !phoneAssociations().isEmpty)
+            #expect(try lab.kclab(["app", "delete", "--device", "phone", "--app", Self.demo]).status == 0)
+            #expect(try phoneAssociations().isEmpty, "kept until the app is deleted")
+            #expect(try Self.add(lab, "phone", Self.demo, "example.com", "x", "y").error?.contains("not installed") == true)
+            #expect(try lab.kclab(["app", "install", "--device", "phone", "--app", Self.demo]).status == 0)
+            #expect(
+                try phoneAssociations().contains { $0["entry"] as? String == "webcredentials:example.com" && $0["state"] as? String == "approved" }
+            )
+            #expect(try lab.call(.copyMatching, on: "phone", as: Self.demo, kept).status == 0, "the keychain outlives the app")
+
             // kclab device prompts shows the log.
             let listed = try lab.kclab(["device", "prompts", "--device", "phone"])
             #expect(listed.status == 0 && listed.stdout.contains("Would Like to Delete the Saved Password for “example.com”"))
@@ -194,11 +224,22 @@ import WorldTestSupport
             let unlisted = try Self.add(lab, "phone", "com.example.Unlisted", "example.com", "alice", "pw")
             #expect(unlisted.status == -25293)
             #expect(unlisted.callError?.message == #""example.com" failed to approve "D3KQX62K1A.com.example.Unlisted""#)
-            for broken in ["app-missing", "status-404", "redirect-301", "untrusted-ca"] {
+            // Every broken site of the associations issue but the slow one (which takes its timeout):
+            // refused with Apple's status, except the three a device accepts (with warnings).
+            let accepted: Set<String> = ["exact-limit", "bom", "wrong-content-type"]
+            let refusedKinds = [
+                "redirect-301", "redirect-http", "status-404", "status-403", "flaky-500", "status-503", "oversized", "invalid-json",
+                "app-missing", "no-team-prefix", "signed-other-domain", "expired-certificate", "untrusted-ca",
+            ]
+            for broken in refusedKinds + accepted.sorted() {
                 let host = "\(broken).bad.example.com"
-                let refused = try Self.add(lab, "phone", Self.demo, host, "alice", "pw")
-                #expect(refused.status == -25293, "\(host): \(refused)")
-                #expect(refused.callError?.message == #""\#(host)" failed to approve "D3KQX62K1A.com.example.DemoApp""#)
+                let answer = try Self.add(lab, "phone", Self.demo, host, "alice", "pw")
+                if accepted.contains(broken) {
+                    #expect(answer.status == 0 && answer.callError == nil, "\(host): \(answer)")
+                } else {
+                    #expect(answer.status == -25293, "\(host): \(answer)")
+                    #expect(answer.callError?.message == #""\#(host)" failed to approve "D3KQX62K1A.com.example.DemoApp""#)
+                }
             }
             let off = try Self.add(lab, "off", Self.demo, "example.com", "alice", "pw")
             #expect(off.status == -909)

@@ -4,6 +4,7 @@ import LabControl
 import Testing
 import WebsiteFixture
 import WorldBuilder
+import WorldFile
 import WorldTestSupport
 
 /// The nginx fixture serves a world's association files over real TLS, and `kclab aasa check`
@@ -106,10 +107,12 @@ import WorldTestSupport
         ("app-missing", "denied", "app-listed", "fail"), ("no-team-prefix", "denied", "app-listed", "fail"),
         ("signed-other-domain", "denied", "signature", "fail"), ("expired-certificate", "denied", "https-trust", "fail"),
         ("untrusted-ca", "denied", "https-trust", "fail"), ("wrong-content-type", "approved", "content-type", "warn"),
-        ("slow", "pending", "timeout", "fail"),
+        ("slow", "pending", "timeout", "fail"), ("redirect-loop", "denied", "no-redirects", "fail"),
+        ("huge-headers", "pending", "reachable", "fail"), ("garbage-der", "denied", "signature", "fail"),
     ]
 
     @Test func theBrokenSitesFailAsDevicesFailThem() async throws {
+        #expect(Set(Self.catalogue.map(\.kind)) == Set(BrokenSite.allCases.map(\.rawValue)), "every kind has its expectation")
         try await withSite { site in
             for (kind, verdict, rule, result) in Self.catalogue {
                 let host = "\(kind).bad.example.com"

@@ -57,6 +57,8 @@ import Testing
             (.untrustedServer("certificate verify failed"), .denied, "https-trust"),
             (response(200, truncated: true), .denied, "size-limit"),
             (response(200, Data("{not json".utf8)), .denied, "json-syntax"),
+            (response(200, Data([0x14, 0x99, 0x01]), type: "application/pkcs7-mime"), .denied, "signature"),
+            (response(200, Data([0x30, 0x82, 0xFF, 0xFF, 0x01]), type: "application/json"), .denied, "signature"),
         ]
     )
     func statusesDecide(outcome: FetchAttempt.Outcome, verdict: SiteReport.Verdict, rule: String) {

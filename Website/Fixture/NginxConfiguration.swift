@@ -116,6 +116,11 @@ public struct NginxConfiguration: Sendable {
         }.joined()
     }
 
+    /// 40 headers of 4,000 bytes: 160 KB, more than any client's header limit (nginx takes a
+    /// directive's argument up to its 4 KB buffer, so the bulk comes from many of them).
+    private static let hugeHeaders = (0..<40).map { "            add_header X-Padding-\($0) \"\(String(repeating: "h", count: 4000))\" always;\n" }
+        .joined()
+
     /// Both locations answering with only `directives`.
     private func answering(_ directives: String) -> String {
         Self.paths.map { "        location = \($0) { \(directives) }\n" }.joined()
@@ -133,6 +138,9 @@ public struct NginxConfiguration: Sendable {
         case .signedByOtherDomain: serving(host: host, type: "application/pkcs7-mime")
         case .wrongContentType: serving(host: host, type: "text/plain")
         case .slow: serving(host: host, type: "application/json", extra: "            limit_rate 1;\n")
+        case .redirectLoop: answering("return 302 https://\(host)/.well-known/apple-app-site-association;")
+        case .hugeHeaders: serving(host: host, type: "application/json", extra: Self.hugeHeaders)
+        case .garbageDER: serving(host: host, type: "application/pkcs7-mime")
         default: serving(host: host, type: "application/json")
         }
     }
