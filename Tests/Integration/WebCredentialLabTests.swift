@@ -143,10 +143,11 @@ import WorldTestSupport
             let picked = try Self.request(lab, "old-phone", Self.demo, "example.com", "bob")
             #expect(Self.passwords(picked) == ["bob": "b0b-pass"])
 
-            // Declining a new save reports success, and nothing is saved.
-            try Self.answer(lab, "phone", ["decline"])
+            // Declining a new save reports success, and nothing is saved. The user thinks first.
+            try Self.answer(lab, "phone", ["wait 300ms then decline"])
             let quiet = try Self.add(lab, "phone", Self.demo, "www.example.com", "carol", "c4rol")
             #expect(quiet.status == 0 && quiet.callError == nil)
+            #expect(Self.prompts(lab, "phone").last?.waitedMilliseconds == 300 && Self.prompts(lab, "phone").last?.answer == "decline")
             try Self.answer(lab, "phone", ["pick 1"])
             let sheet = try Self.request(lab, "phone", Self.demo, "www.example.com")
             #expect(Self.prompts(lab, "phone").last?.choices == ["alice (example.com)", "bob (example.com)"], "carol was not saved")
