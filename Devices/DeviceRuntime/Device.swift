@@ -128,7 +128,12 @@ actor Device {
             platform: declaration.platform,
             osVersion: declaration.osVersion,
             profile: app.installed.bundle.signed.profile,
-            codeSignature: app.installed.bundle.signed.codeSignature
+            codeSignature: app.installed.bundle.signed.codeSignature,
+            settings: AssociationAPI.DeviceSettings(
+                developerMode: declaration.developerMode,
+                managedDomains: declaration.mdm?.domains,
+                managedDirectDownloads: declaration.mdm?.directDownloads ?? false
+            )
         )
         do {
             let answer = try await associations.send(

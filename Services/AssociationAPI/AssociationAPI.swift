@@ -27,13 +27,35 @@ public enum AssociationAPI {
         public var profile: Data
         /// `_CodeSignature/CodeSignature`, DER (base64 in JSON).
         public var codeSignature: Data
+        /// Developer Mode and MDM, which decide `?mode=` entries; absent: ``DeviceSettings/standard``.
+        public var settings: DeviceSettings?
 
-        public init(platform: Platform, osVersion: OSVersion, profile: Data, codeSignature: Data) {
+        public init(platform: Platform, osVersion: OSVersion, profile: Data, codeSignature: Data, settings: DeviceSettings? = nil) {
             self.platform = platform
             self.osVersion = osVersion
             self.profile = profile
             self.codeSignature = codeSignature
+            self.settings = settings
         }
+    }
+
+    /// What decides a device's `?mode=developer` and `?mode=managed` entries (spec associations.md a.1).
+    public struct DeviceSettings: Codable, Hashable, Sendable {
+        /// Developer Mode with the "Associated Domains Development" setting on.
+        public var developerMode: Bool
+        /// The domains an MDM authorised; nil when no MDM manages the device.
+        public var managedDomains: [String]?
+        /// The MDM's `AssociatedDomainsEnableDirectDownloads`: managed entries skip the CDN.
+        public var managedDirectDownloads: Bool
+
+        public init(developerMode: Bool, managedDomains: [String]? = nil, managedDirectDownloads: Bool = false) {
+            self.developerMode = developerMode
+            self.managedDomains = managedDomains
+            self.managedDirectDownloads = managedDirectDownloads
+        }
+
+        /// A lab device: a developer's device in Developer Mode, no MDM.
+        public static let standard = DeviceSettings(developerMode: true)
     }
 
     /// The app's associations after the install.

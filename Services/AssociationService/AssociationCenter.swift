@@ -5,7 +5,8 @@ public import SiteAssociation
 
 /// What decides a site for an entry: the network verifier in associationd, a script in tests.
 public protocol SiteJudge: Sendable {
-    func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion) async -> SiteReport
+    /// Decides a site; `direct` when the entry's mode skips the CDN.
+    func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport
 }
 
 extension AssociationVerifier: SiteJudge {}
@@ -24,11 +25,23 @@ public final class AssociationCenter: Sendable {
     }
 
     /// Verifies every entry of an installed app's (already verified) associated-domains entitlement.
-    public func install(device: String, platform: Platform, version: OSVersion, appID: String, entries: [String]) async throws -> [AssociationRecord]
-    {
+    /// `settings` and `developmentSigned` decide which `?mode=` entries the device uses at all.
+    public func install(
+        device: String,
+        platform: Platform,
+        version: OSVersion,
+        appID: String,
+        entries: [String],
+        settings: AssociationAPI.DeviceSettings = .standard,
+        developmentSigned: Bool = true
+    ) async throws -> [AssociationRecord] {
+        try store.saveSettings(settings, device: device)
         var records: [AssociationRecord] = []
         for text in entries {
-            records.append(try await decide(device: device, platform: platform, version: version, appID: appID, entryText: text))
+            let ignored = (try? AssociatedDomain(text)).flatMap {
+                AlternateMode.ignoredReason($0, settings: settings, developmentSigned: developmentSigned)
+            }
+            records.append(try await decide(device: device, platform: platform, version: version, appID: appID, entryText: text, ignored: ignored))
         }
         return records
     }
@@ -71,7 +84,14 @@ public final class AssociationCenter: Sendable {
         try store.removeApp(device: device, appID: appID)
     }
 
-    private func decide(device: String, platform: Platform, version: OSVersion, appID: String, entryText: String) async throws -> AssociationRecord {
+    private func decide(
+        device: String,
+        platform: Platform,
+        version: OSVersion,
+        appID: String,
+        entryText: String,
+        ignored: String? = nil
+    ) async throws -> AssociationRecord {
         var previous: AssociationRecord? = nil
         var report: SiteReport
         var service = AssociationService(rawValue: String(entryText.prefix { $0 != ":" })) ?? .webcredentials
@@ -79,7 +99,13 @@ public final class AssociationCenter: Sendable {
         case .success(let entry):
             service = entry.service
             previous = try store.record(device: device, appID: appID, service: entry.service.rawValue, entry: entryText)
-            report = await judge.verify(entry, appID: appID, platform: platform, version: version)
+            if let ignored {
+                report = SiteReport(verdict: .denied, url: "", checks: [.fail("alternate-mode", ignored)], services: [:])
+            } else {
+                let settings = (try? store.settings(device: device)) ?? .standard
+                let direct = AlternateMode.fetchesDirectly(entry, settings: settings)
+                report = await judge.verify(entry, appID: appID, platform: platform, version: version, direct: direct)
+            }
         case .failure(let error):
             report = SiteReport(verdict: .denied, url: "", checks: [.fail("entitlement-entry", error.reason)], services: [:])
         }

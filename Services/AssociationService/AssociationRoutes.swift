@@ -28,7 +28,9 @@ struct AssociationRoutes: Sendable {
                 platform: install.platform,
                 version: install.osVersion,
                 appID: app.appID.rawValue,
-                entries: app.entitlements.associatedDomains
+                entries: app.entitlements.associatedDomains,
+                settings: install.settings ?? .standard,
+                developmentSigned: app.entitlements.getTaskAllow
             )
             for record in records {
                 context.logger.info(

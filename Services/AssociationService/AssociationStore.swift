@@ -26,6 +26,9 @@ public final class AssociationStore: Sendable {
             )
             try db.execute(sql: "CREATE INDEX associations_retry ON associations (nextRetry)")
         }
+        migrator.registerMigration("device-settings-v1") { db in
+            try db.execute(sql: "CREATE TABLE deviceSettings (device TEXT PRIMARY KEY, settings TEXT NOT NULL)")
+        }
         try migrator.migrate(database)
     }
 
@@ -81,6 +84,21 @@ public final class AssociationStore: Sendable {
     }
 
     /// Forgets an app's associations on a device: the app was deleted.
+    /// Stores what a device said about Developer Mode and MDM at its latest install.
+    public func saveSettings(_ settings: AssociationAPI.DeviceSettings, device: String) throws {
+        let text = String(decoding: try AssociationAPI.encoder().encode(settings), as: UTF8.self)
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO deviceSettings (device, settings) VALUES (?, ?)", arguments: [device, text])
+        }
+    }
+
+    /// A device's settings, nil when it never said.
+    public func settings(device: String) throws -> AssociationAPI.DeviceSettings? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT settings FROM deviceSettings WHERE device = ?", arguments: [device])
+        }.flatMap { try? AssociationAPI.decoder().decode(AssociationAPI.DeviceSettings.self, from: Data($0.utf8)) }
+    }
+
     public func removeApp(device: String, appID: String) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM associations WHERE device = ? AND appID = ?", arguments: [device, appID])

@@ -25,12 +25,13 @@ public final class AssociationVerifier: Sendable {
         platform == .macos ? version.major + 3 : version.major
     }
 
-    /// Where the file for `entry` comes from on a device of this era.
-    public static func readsThroughCDN(_ entry: AssociatedDomain, era: Int) -> Bool {
-        era >= 14 && entry.mode != .developer && entry.mode != .developerManaged
+    /// Where the file for `entry` comes from on a device of this era: iOS 14+ asks the CDN unless
+    /// the entry's mode sends it to the site (`direct`).
+    public static func readsThroughCDN(era: Int, direct: Bool) -> Bool {
+        era >= 14 && !direct
     }
 
-    public func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion) async -> SiteReport {
+    public func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
         let era = Self.iOSEra(platform: platform, version: version)
         if era < 9, entry.service == .applinks || entry.service == .appclips {
             return SiteReport(
@@ -41,7 +42,7 @@ public final class AssociationVerifier: Sendable {
             )
         }
         let evaluator = SiteEvaluator(host: entry.host, trust: trust, now: now(), requiresSignature: era < 9)
-        if let cdn, Self.readsThroughCDN(entry, era: era) {
+        if let cdn, Self.readsThroughCDN(era: era, direct: direct) {
             let (attempt, headers) = await fetcher.fetchWithHeaders("\(cdn)/a/v1/\(entry.fileAuthority)")
             if case .response(let status, _, _, _, _) = attempt.outcome, status != 200 {
                 let reason = headers["apple-failure-reason"] ?? "HTTP \(status)"

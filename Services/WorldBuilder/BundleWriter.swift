@@ -64,7 +64,8 @@ struct BundleWriter {
 
     /// The world's executable or program, or a small script that says which app it stands for.
     private func executableBytes() throws(BuildError) -> Data {
-        if let program = app.program {
+        // The built-in browser ships its program when the folder is given, a placeholder otherwise.
+        if let program = app.program, programs != nil || app.bundleID != World.browserBundleID {
             guard let programs else {
                 throw BuildError(.io, "\(app.bundleID) names the program \(program), but no program folder was given")
             }

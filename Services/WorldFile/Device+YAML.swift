@@ -4,7 +4,9 @@ import Foundation
 import WebCredentialAPI
 
 extension Device {
-    static let keys = ["id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps", "passwordAutoFill", "user", "browser"]
+    static let keys = [
+        "id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps", "passwordAutoFill", "user", "browser", "developerMode", "mdm",
+    ]
 
     init(yaml value: YAMLValue) throws(WorldError) {
         let mapping = try value.mapping(known: Self.keys)
@@ -56,8 +58,22 @@ extension Device {
             apps: apps,
             passwordAutoFill: try mapping.optional("passwordAutoFill")?.bool() ?? true,
             user: try mapping.optional("user").map(Self.user) ?? ScriptedUser(),
-            hasBrowser: try mapping.optional("browser")?.bool() ?? true
+            hasBrowser: try mapping.optional("browser")?.bool() ?? true,
+            developerMode: try mapping.optional("developerMode")?.bool() ?? true,
+            mdm: try mapping.optional("mdm").map(Self.mdm)
         )
+    }
+
+    /// `mdm: {domains: [example.com], directDownloads: false}`.
+    static func mdm(_ value: YAMLValue) throws(WorldError) -> MDM {
+        let mapping = try value.mapping(known: ["domains", "directDownloads"])
+        var domains: [String] = []
+        for element in try mapping.optional("domains")?.sequence() ?? [] {
+            let domain = try element.string().lowercased()
+            guard Website.isHostName(domain) else { throw element.error(.malformedValue, "'\(domain)' is not a domain name") }
+            domains.append(domain)
+        }
+        return MDM(domains: domains, directDownloads: try mapping.optional("directDownloads")?.bool() ?? false)
     }
 
     /// `user: {answers: [approve, decline, "pick 2", "wait 2s then approve"], default: approve}`.

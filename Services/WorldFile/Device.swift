@@ -23,6 +23,23 @@ public struct Device: Hashable, Sendable {
     public var user: ScriptedUser
     /// Whether the world's browser is installed (when the world has websites); default true.
     public var hasBrowser: Bool
+    /// Developer Mode with "Associated Domains Development" on: `?mode=developer` entries are used.
+    public var developerMode: Bool
+    /// The MDM managing the device, if any: `?mode=managed` entries are used for its domains.
+    public var mdm: MDM?
+
+    /// What an MDM says about associated domains.
+    public struct MDM: Hashable, Sendable {
+        /// The domains it authorises for managed entries.
+        public var domains: [String]
+        /// `AssociatedDomainsEnableDirectDownloads`: managed entries are fetched from the site.
+        public var directDownloads: Bool
+
+        public init(domains: [String], directDownloads: Bool = false) {
+            self.domains = domains
+            self.directDownloads = directDownloads
+        }
+    }
 
     /// The user's answers: the listed ones in order, then the default for every later prompt.
     public struct ScriptedUser: Hashable, Sendable {
@@ -46,7 +63,9 @@ public struct Device: Hashable, Sendable {
         apps: [BundleID] = [],
         passwordAutoFill: Bool = true,
         user: ScriptedUser = ScriptedUser(),
-        hasBrowser: Bool = true
+        hasBrowser: Bool = true,
+        developerMode: Bool = true,
+        mdm: MDM? = nil
     ) {
         self.id = id
         self.udid = udid
@@ -58,5 +77,7 @@ public struct Device: Hashable, Sendable {
         self.passwordAutoFill = passwordAutoFill
         self.user = user
         self.hasBrowser = hasBrowser
+        self.developerMode = developerMode
+        self.mdm = mdm
     }
 }

@@ -16,8 +16,12 @@ import WorldTestSupport
         let verdict = Mutex(SiteReport.Verdict.pending)
         let calls = Mutex(0)
 
-        func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion) async -> SiteReport {
+        /// The `direct` flag of each question.
+        let directs = Mutex<[Bool]>([])
+
+        func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
             calls.withLock { $0 += 1 }
+            directs.withLock { $0.append(direct) }
             let verdict = self.verdict.withLock { $0 }
             let check: Check =
                 verdict == .pending ? .fail("http-status", "503") : verdict == .approved ? .pass("app-listed", "ok") : .fail("app-listed", "no")
@@ -116,5 +120,60 @@ import WorldTestSupport
             try center.remove(device: "phone", appID: "A")
             #expect(try center.records(device: "phone").isEmpty)
         }
+    }
+}
+
+/// `?mode=developer` and `?mode=managed` entries: used only where the device's settings allow,
+/// and fetched from the site (not the CDN) as the mode says (spec associations.md a.1, b.1).
+@Suite struct AlternateModeTests {
+    static let entries = [
+        "webcredentials:example.com", "webcredentials:dev.example.com?mode=developer", "webcredentials:mdm.example.com?mode=managed",
+        "webcredentials:both.example.com?mode=developer+managed",
+    ]
+
+    func install(settings: AssociationAPI.DeviceSettings, developmentSigned: Bool = true) async throws -> ([String: AssociationRecord], [Bool]) {
+        try await withTemporaryDirectory { folder in
+            let judge = AssociationScheduleTests.ScriptedJudge()
+            judge.verdict.withLock { $0 = .approved }
+            let center = AssociationCenter(store: try AssociationStore(directory: folder), judge: judge)
+            let records = try await center.install(
+                device: "phone",
+                platform: .ios,
+                version: OSVersion(17),
+                appID: "D3KQX62K1A.com.example.DemoApp",
+                entries: Self.entries,
+                settings: settings,
+                developmentSigned: developmentSigned
+            )
+            return (Dictionary(uniqueKeysWithValues: records.map { ($0.entry, $0) }), judge.directs.withLock { $0 })
+        }
+    }
+
+    @Test func aDeveloperDeviceUsesDeveloperEntriesDirectlyAndNoManagedOnes() async throws {
+        let (records, directs) = try await install(settings: .standard)
+        #expect(records["webcredentials:example.com"]?.state == .approved)
+        #expect(records["webcredentials:dev.example.com?mode=developer"]?.state == .approved)
+        #expect(records["webcredentials:mdm.example.com?mode=managed"]?.state == .denied)
+        #expect(records["webcredentials:mdm.example.com?mode=managed"]?.reason.contains("devices an MDM manages") == true)
+        #expect(records["webcredentials:both.example.com?mode=developer+managed"]?.state == .denied)
+        #expect(directs == [false, true], "the plain entry through the CDN, the developer one from the site")
+    }
+
+    @Test func developerEntriesNeedDeveloperModeAndADevelopmentSignedApp() async throws {
+        let (off, _) = try await install(settings: AssociationAPI.DeviceSettings(developerMode: false))
+        #expect(off["webcredentials:dev.example.com?mode=developer"]?.reason.contains("Developer Mode") == true)
+        let (store, _) = try await install(settings: .standard, developmentSigned: false)
+        #expect(store["webcredentials:dev.example.com?mode=developer"]?.state == .denied)
+        #expect(store["webcredentials:dev.example.com?mode=developer"]?.reason.contains("development-signed") == true)
+    }
+
+    @Test func managedEntriesNeedTheMDMsDomain() async throws {
+        let settings = AssociationAPI.DeviceSettings(developerMode: true, managedDomains: ["mdm.example.com"], managedDirectDownloads: true)
+        let (records, directs) = try await install(settings: settings)
+        #expect(records["webcredentials:mdm.example.com?mode=managed"]?.state == .approved)
+        #expect(records["webcredentials:both.example.com?mode=developer+managed"]?.reason.contains("has not authorised both.example.com") == true)
+        #expect(directs == [false, true, true], "direct downloads: the managed entry skips the CDN")
+        let cdn = AssociationAPI.DeviceSettings(developerMode: false, managedDomains: ["mdm.example.com"])
+        #expect(try await install(settings: cdn).1 == [false, false], "without direct downloads a managed entry reads the CDN")
     }
 }

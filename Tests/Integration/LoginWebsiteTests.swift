@@ -140,7 +140,12 @@ import WorldTestSupport
     @Test func seed002FromTheBrowserToTheAppsAndBack() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             let safari = "com.apple.mobilesafari"
-            let signup = try lab.runApp(safari, on: "phone", ["signup", "https://example.com", "--user", "alice", "--password", "Corr3ct-Horse-42"])
+            // `--app browser` names the world's browser.
+            let signup = try lab.runApp(
+                "browser",
+                on: "phone",
+                ["signup", "https://example.com", "--user", "alice", "--password", "Corr3ct-Horse-42"]
+            )
             #expect(signup.status == 0 && signup.stdout.contains("password saved"), "\(signup.stdout)")
 
             let login = try lab.runApp("com.example.DemoApp", on: "phone", ["web-login"])

@@ -14,7 +14,8 @@ import WorldTestSupport
             let out = folder.appending(path: "out").path
             var result = try run(kclab, ["world", "build", world.path, "--out", out])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("17 apps"))
+            #expect(result.stdout.contains("18 apps"), "17 declared, and the browser a world with websites gets")
+            #expect(FileManager.default.fileExists(atPath: "\(out)/apps/com.apple.mobilesafari.app"))
             result = try run(kclab, ["world", "build", world.path, "--out", out])
             #expect(result.stdout.contains("(0 files written"), "\(result.stdout)")
 

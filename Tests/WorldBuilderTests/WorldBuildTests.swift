@@ -22,10 +22,11 @@ import X509
         return files
     }
 
+    /// Rebuilt from the same inputs (the world and the program folder), nothing changes.
     @Test func rebuildingAnUnchangedWorldChangesNothing() async throws {
         try await withBuiltWorld { built in
             let before = try Self.snapshot(built.layout.root)
-            let report = try WorldBuilder(world: built.world, output: built.layout.root).build()
+            let report = try WorldBuilder(world: built.world, output: built.layout.root, programs: productsDirectory).build()
             #expect(report.written.isEmpty, "\(report.written)")
             #expect(report.unchanged > 50)
             #expect(try Self.snapshot(built.layout.root) == before)
@@ -37,7 +38,7 @@ import X509
             var world = built.world
             let index = try #require(world.apps.firstIndex { $0.bundleID.rawValue == "one.good" })
             world.apps[index].entitlements[EntitlementKey.keychainAccessGroups] = .array([.string("AAAAA11111.one.changed")])
-            let report = try WorldBuilder(world: world, output: built.layout.root).build()
+            let report = try WorldBuilder(world: world, output: built.layout.root, programs: productsDirectory).build()
             #expect(
                 Set(report.written) == ["apps/one.good.app/archived-expanded-entitlements.xcent", "apps/one.good.app/_CodeSignature/CodeSignature"]
             )
@@ -50,7 +51,7 @@ import X509
         try await withBuiltWorld { built in
             var world = built.world
             world.apps.removeAll { $0.bundleID.rawValue == "one.expired" }
-            let report = try WorldBuilder(world: world, output: built.layout.root).build()
+            let report = try WorldBuilder(world: world, output: built.layout.root, programs: productsDirectory).build()
             #expect(report.written.contains("-profiles/one.expired.mobileprovision"))
             #expect(!FileManager.default.fileExists(atPath: built.file("profiles/one.expired.mobileprovision").path))
             #expect(!FileManager.default.fileExists(atPath: built.bundle("one.expired").appending(path: "Info.plist").path))

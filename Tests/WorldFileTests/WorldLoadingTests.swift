@@ -190,6 +190,24 @@ import WorldFile
         #expect(plain.app(World.browserBundleID) == nil, "no websites, no browser")
     }
 
+    @Test func developerModeAndMDMDecideModeEntries() throws {
+        let world = try World.parse(
+            yaml: Self.base + """
+
+                devices:
+                  - {id: managed, osVersion: "17.4", developerMode: false, mdm: {domains: [Example.com], directDownloads: true}}
+                  - {id: plain, osVersion: "17.4"}
+                """,
+            file: "w.yaml"
+        )
+        #expect(world.device("managed")?.developerMode == false)
+        #expect(world.device("managed")?.mdm == WorldFile.Device.MDM(domains: ["example.com"], directDownloads: true))
+        #expect(world.device("plain")?.developerMode == true && world.device("plain")?.mdm == nil)
+        #expect(throws: WorldError.self) {
+            try World.parse(yaml: Self.base + "\ndevices: [{id: p, osVersion: '17.4', mdm: {domains: ['not a domain']}}]\n", file: "w.yaml")
+        }
+    }
+
     @Test func aBadAccountIsRefused() {
         #expect(throws: WorldError.self) {
             try World.parse(

@@ -1,8 +1,10 @@
+import AppIdentity
 import ArgumentParser
 import DeviceProtocol
 import Foundation
 import KeychainTypes
 import LabControl
+import WorldFile
 
 /// `kclab app …`: act as an installed app.
 struct AppCommand: ParsableCommand {
@@ -19,8 +21,13 @@ struct AppCommand: ParsableCommand {
         @Option(help: "The device's ID.")
         var device: String
 
-        @Option(help: "The app's bundle ID.")
-        var app: String
+        @Option(name: .customLong("app"), help: "The app's bundle ID; `browser` names the world's browser (com.apple.mobilesafari).")
+        var named: String
+
+        /// The bundle ID asked for, with `browser` standing for the world's browser.
+        var app: String {
+            named == "browser" ? World.browserBundleID.rawValue : named
+        }
 
         func client() throws -> DeviceClient {
             do {
