@@ -39,6 +39,8 @@ public enum BrokenSite: String, Hashable, Sendable, CaseIterable {
     case hugeHeaders = "huge-headers"
     /// Random bytes served as a signed file (`application/pkcs7-mime`).
     case garbageDER = "garbage-der"
+    /// A gigabyte of zeros (a sparse file): a body that never ends for a reader's purposes.
+    case endless
 
     /// The host serving this kind for a domain.
     public func host(for domain: String) -> String {

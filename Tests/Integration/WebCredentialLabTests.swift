@@ -225,7 +225,7 @@ import WorldTestSupport
             let unlisted = try Self.add(lab, "phone", "com.example.Unlisted", "example.com", "alice", "pw")
             #expect(unlisted.status == -25293)
             #expect(unlisted.callError?.message == #""example.com" failed to approve "D3KQX62K1A.com.example.Unlisted""#)
-            // Every broken site of the associations issue but the slow one (which takes its timeout):
+            // Every broken site the associations issue lists but the slow one (which takes its timeout):
             // refused with Apple's status, except the three a device accepts (with warnings).
             let accepted: Set<String> = ["exact-limit", "bom", "wrong-content-type"]
             let refusedKinds = [

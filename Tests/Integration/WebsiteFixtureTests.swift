@@ -109,6 +109,7 @@ import WorldTestSupport
         ("untrusted-ca", "denied", "https-trust", "fail"), ("wrong-content-type", "approved", "content-type", "warn"),
         ("slow", "pending", "timeout", "fail"), ("redirect-loop", "denied", "no-redirects", "fail"),
         ("huge-headers", "pending", "reachable", "fail"), ("garbage-der", "denied", "signature", "fail"),
+        ("endless", "denied", "size-limit", "fail"),
     ]
 
     @Test func theBrokenSitesFailAsDevicesFailThem() async throws {

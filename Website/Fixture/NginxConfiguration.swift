@@ -38,7 +38,19 @@ public struct NginxConfiguration: Sendable {
         try FileManager.default.createDirectory(at: prefix.appending(path: "tmp"), withIntermediateDirectories: true)
         let file = prefix.appending(path: "nginx.conf")
         try Data(text().utf8).write(to: file)
+        if world.websites.contains(where: \.brokenSites) { try Self.makeSparseFile(endlessBody, size: 1 << 30) }
         return ["-p", prefix.path, "-e", errorLog.path, "-c", file.path]
+    }
+
+    /// The `endless` site's body: a sparse gigabyte of zeros, which takes no disk space.
+    public var endlessBody: URL { prefix.appending(path: "endless.bin") }
+
+    private static func makeSparseFile(_ url: URL, size: UInt64) throws {
+        if FileManager.default.fileExists(atPath: url.path) { return }
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: size)
     }
 
     /// nginx's error log.
@@ -141,6 +153,7 @@ public struct NginxConfiguration: Sendable {
         case .redirectLoop: answering("return 302 https://\(host)/.well-known/apple-app-site-association;")
         case .hugeHeaders: serving(host: host, type: "application/json", extra: Self.hugeHeaders)
         case .garbageDER: serving(host: host, type: "application/pkcs7-mime")
+        case .endless: Self.paths.map { "        location = \($0) { default_type application/json; alias \(endlessBody.path); }\n" }.joined()
         default: serving(host: host, type: "application/json")
         }
     }
