@@ -44,6 +44,25 @@ import WorldTestSupport
         }
     }
 
+    /// `kclab aasa check --file` judges a local file offline, as a site serving it would be judged.
+    @Test func checksALocalAssociationFile() async throws {
+        try await withTemporaryDirectory { folder in
+            let file = folder.appending(path: "aasa.json")
+            try Data(
+                #"{"applinks": {"details": [{"appIDs": ["VA3SY54YU8.com.example.app"], "components": [{"/": "/app/*", "comment": "a note"}]}]}}"#.utf8
+            ).write(to: file)
+            let base = ["aasa", "check", "example.org", "--file", file.path, "--service", "applinks", "--app", "VA3SY54YU8.com.example.app"]
+            let matched = try run(kclab, base + ["--match", "https://example.org/app/42", "--json"])
+            #expect(matched.status == 0, "\(matched.stdout)\(matched.stderr)")
+            #expect(matched.stdout.contains(#""verdict": "approved""#) && matched.stdout.contains("url-match"), "\(matched.stdout)")
+            let other = try run(kclab, ["aasa", "check", "example.org", "--file", file.path, "--service", "applinks", "--app", "ZZZZZZZZZZ.other"])
+            #expect(other.status == 1 && other.stdout.contains("FAIL app-listed"), "\(other.stdout)")
+            try Data("{\"applinks\": {\"details\": [,]}}".utf8).write(to: file)
+            let broken = try run(kclab, base)
+            #expect(broken.status == 1 && broken.stdout.contains("json-syntax") && broken.stdout.contains("1:"), "\(broken.stdout)")
+        }
+    }
+
     @Test func reportsUsageErrors() async throws {
         try await withTemporaryDirectory { folder in
             var result = try run(kclab, ["bundle", "verify", folder.path])

@@ -65,6 +65,9 @@ extension AASACommand {
         @Flag(help: "Print one JSON object.")
         var json = false
 
+        @Option(help: "Judge this local file as if the site served it (200, typed by its first byte), without fetching.")
+        var file: String?
+
         func run() async throws {
             let service = try parsedService()
             let version = try parsedOS()
@@ -81,7 +84,10 @@ extension AASACommand {
             let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions, timeout: .seconds(timeout))
             let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)
             var report: SiteReport
-            if cdn {
+            if let file {
+                guard !cdn else { throw ValidationError("--file judges a local file; --cdn asks the lab's CDN: give one") }
+                report = evaluator.evaluate([try Self.served(file, at: locations[0])], service: service, appID: app)
+            } else if cdn {
                 report = try await throughCDN(fetcher, evaluator: evaluator, service: service, authority: locations[0])
             } else {
                 report = evaluator.evaluate(await fetcher.fetchFile(locations), service: service, appID: app)
@@ -92,6 +98,25 @@ extension AASACommand {
             }
             try print(report)
             if report.verdict != .approved { throw ExitCode(1) }
+        }
+
+        /// A local file as the site would serve it: status 200, typed as JSON or signed by its first
+        /// byte, cut at the limit as a fetch would cut it.
+        static func served(_ path: String, at url: String) throws -> FetchAttempt {
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw fail("cannot read \(path)", code: 2) }
+            defer { try? handle.close() }
+            let body = (try? handle.read(upToCount: AssociationFile.maximumSize + 1)) ?? Data()
+            let type = body.first == 0x30 ? "application/pkcs7-mime" : "application/json"
+            return FetchAttempt(
+                url: url,
+                outcome: .response(
+                    status: 200,
+                    contentType: type,
+                    location: nil,
+                    body: body.prefix(AssociationFile.maximumSize + 1),
+                    truncated: body.count > AssociationFile.maximumSize
+                )
+            )
         }
 
         /// What an iOS 14+ device gets: the CDN's copy, judged as any file, then compared with the
