@@ -8,7 +8,7 @@ import LabControl
 struct UpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
-        abstract: "Build a world if needed, start keychaind and its devices in the background, and wait until they are ready."
+        abstract: "Build a world if needed, start its services, websites and devices in the background, and wait until they are ready."
     )
 
     @Option(help: "The world file.")
@@ -41,17 +41,24 @@ struct UpCommand: AsyncParsableCommand {
             let catalogue = broken.isEmpty ? "" : " and \(broken.count) broken sites (KIND.bad.DOMAIN)"
             say("websites  https://\(site.address):\(site.port) (nginx, by SNI) for \(named)\(catalogue)")
             say("    check one with: kclab aasa check \(site.hosts.first ?? "HOST") --state \(state)")
+            say(
+                "    the login website answers on every world host; the browser: kclab app run --state \(state) --device D --app browser -- passwords"
+            )
         }
         if let cdn = summary.cdn {
             say("cdn       \(cdn)/a/v1/DOMAIN (Apple-like, caches each file 6 hours; kclab aasa check DOMAIN --state \(state) --cdn)")
         }
+        say("services  associationd, webcredentiald (logs in \(lab.logs.path)); prompts: kclab device prompts --state \(state) --device D")
         say("stop with: kclab down --state \(state)")
     }
 }
 
 /// `kclab down --state DIR`
 struct DownCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "down", abstract: "Stop the devices and keychaind that kclab up started.")
+    static let configuration = CommandConfiguration(
+        commandName: "down",
+        abstract: "Stop every process kclab up started: devices first, keychaind last."
+    )
 
     @Option(help: "The state folder.")
     var state = "state"
