@@ -100,6 +100,7 @@ let package = Package(
         .executableTarget(
             name: "website",
             dependencies: [
+                "ServiceSupport",
                 "LoginService",
                 "WorldFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -292,6 +293,7 @@ let package = Package(
         .executableTarget(
             name: "webcredentiald",
             dependencies: [
+                "ServiceSupport",
                 "WebCredentialService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -320,6 +322,7 @@ let package = Package(
         .executableTarget(
             name: "associationd",
             dependencies: [
+                "ServiceSupport",
                 "AssociationAPI",
                 "AssociationService",
                 "SiteAssociation",
@@ -334,6 +337,7 @@ let package = Package(
         .executableTarget(
             name: "cdn",
             dependencies: [
+                "ServiceSupport",
                 "AppleCDN",
                 "SiteAssociationFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -413,6 +417,7 @@ let package = Package(
         .executableTarget(
             name: "device",
             dependencies: [
+                "ServiceSupport",
                 "DeviceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -68,11 +68,7 @@ public struct HTMLForm: Sendable {
     }
 
     /// Text of a page with its entities decoded.
-    public static func unescapeText(_ text: String) -> String {
-        unescape(text)
-    }
-
-    static func unescape(_ text: String) -> String {
+    public static func unescape(_ text: String) -> String {
         text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }

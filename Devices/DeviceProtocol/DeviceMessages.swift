@@ -142,19 +142,6 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// A CFError as an app receives it.
-public struct CallError: Codable, Hashable, Sendable {
-    public var domain: String
-    public var code: Int
-    public var message: String
-
-    public init(domain: String, code: Int, message: String) {
-        self.domain = domain
-        self.code = code
-        self.message = message
-    }
-}
-
 /// A prompt the device showed its user, as `kclab device prompts` lists it (one JSON object per
 /// line of the device's `prompts.jsonl`).
 public struct PromptRecord: Codable, Hashable, Sendable {
@@ -294,6 +281,20 @@ public struct SiteRecord: Codable, Sendable {
 /// Where a device keeps its prompt log: `prompts.jsonl` in its state folder.
 public enum PromptLog {
     public static let fileName = "prompts.jsonl"
+
+    /// Adds `record` as one line at the end of the log at `file` (created when missing).
+    public static func append(_ record: PromptRecord, to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var line = try encoder.encode(record)
+        line.append(0x0A)
+        if !FileManager.default.fileExists(atPath: file.path) { try Data().write(to: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: line)
+    }
 
     /// Every prompt in the log at `file`, oldest first; lines that do not parse are skipped.
     public static func read(_ file: URL) throws -> [PromptRecord] {

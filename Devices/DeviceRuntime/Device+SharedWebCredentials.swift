@@ -70,14 +70,14 @@ extension Device {
             result: outcome.credentials.map { .array($0.map(SecValue.dictionary)) },
             reason: outcome.reason
         )
-        response.callError = outcome.error.map { CallError(domain: $0.domain, code: $0.code, message: $0.message) }
+        response.callError = outcome.error
         return response
     }
 
     /// errSecNotAvailable with its CFError: the broker cannot be asked.
     private static func unavailable(_ message: String) -> DeviceResponse {
         var response = DeviceResponse.call(status: SecStatus.notAvailable.code, name: SecStatus.notAvailable.name, result: nil, reason: message)
-        response.callError = CallError(domain: WebCredentialAPI.CallError.osStatusDomain, code: Int(SecStatus.notAvailable.code), message: message)
+        response.callError = .osStatus(SecStatus.notAvailable.code, message)
         return response
     }
 

@@ -75,19 +75,8 @@ actor ScriptedUser {
                 "answer": "\(scripted.answer)",
             ]
         )
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var line = try? encoder.encode(entry) else { return }
-        line.append(0x0A)
         do {
-            if !FileManager.default.fileExists(atPath: log.path) {
-                try Data().write(to: log)
-            }
-            let handle = try FileHandle(forWritingTo: log)
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: line)
+            try PromptLog.append(entry, to: log)
         } catch {
             logger.error("cannot write the prompt log", metadata: ["file": "\(log.path)", "error": "\(error)"])
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceRuntime
 import Foundation
 import Logging
+import ServiceSupport
 
 /// device: one fake Apple device of a KeychainLab world.
 @main
@@ -37,9 +38,7 @@ struct DeviceCommand: AsyncParsableCommand {
     var sites: String?
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "device.\(id)")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let logger = ServiceLogging.bootstrap(label: "device.\(id)")
         let configuration = DeviceConfiguration(
             worldFile: URL(fileURLWithPath: world),
             builtWorld: URL(fileURLWithPath: built),

@@ -66,10 +66,7 @@ struct AssociationRoutes: Sendable {
     }
 
     static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
-        guard let device = await DeviceIdentity.of(context.channel) else {
-            throw HTTPError(.forbidden, message: "this service answers devices only: present a device certificate")
-        }
-        return device
+        try await DeviceIdentity.required(context.channel)
     }
 
     /// The device a question is about: the caller's own, or, for a system service (webcredentiald),

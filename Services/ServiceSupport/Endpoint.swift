@@ -31,8 +31,8 @@ public struct Endpoint: Codable, Hashable, Sendable {
 extension Endpoint {
     /// What a service does once its server is bound: writes `https://HOST:PORT` and its PID to
     /// `file`, and says so in the log (or why it could not).
-    public static func announce(service: String, host: String, port: Int, to file: URL, logger: Logger) {
-        let endpoint = Endpoint(url: "https://\(host):\(port)", pid: getpid())
+    public static func announce(service: String, host: String, port: Int, to file: URL, logger: Logger, scheme: String = "https") {
+        let endpoint = Endpoint(url: "\(scheme)://\(host):\(port)", pid: getpid())
         do {
             try endpoint.write(to: file)
             logger.info("\(service) listening", metadata: ["http.url": "\(endpoint.url)"])

@@ -66,28 +66,7 @@ public enum WebCredentialAPI {
     }
 
     /// The error an app's completion handler receives (a CFError).
-    public struct CallError: Codable, Hashable, Sendable {
-        /// `NSOSStatusErrorDomain`, or AuthenticationServices' error domain for G2 requests.
-        public var domain: String
-        public var code: Int
-        /// The CFError's description.
-        public var message: String
-
-        public init(domain: String, code: Int, message: String) {
-            self.domain = domain
-            self.code = code
-            self.message = message
-        }
-
-        /// Security's errors: `NSOSStatusErrorDomain` with the OSStatus as the code.
-        public static func osStatus(_ status: Int32, _ message: String) -> CallError {
-            CallError(domain: osStatusDomain, code: Int(status), message: message)
-        }
-
-        public static let osStatusDomain = "NSOSStatusErrorDomain"
-        /// `ASAuthorizationErrorDomain`.
-        public static let authorizationDomain = "com.apple.AuthenticationServices.AuthorizationError"
-    }
+    public typealias CallError = KeychainTypes.CallError
 
     /// What a call came to, or the prompt the user must answer first.
     public struct Outcome: Codable, Hashable, Sendable {

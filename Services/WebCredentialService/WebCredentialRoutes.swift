@@ -62,10 +62,7 @@ struct WebCredentialRoutes: Sendable {
     }
 
     private static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
-        guard let device = await DeviceIdentity.of(context.channel) else {
-            throw HTTPError(.forbidden, message: "this service answers devices only: present a device certificate")
-        }
-        return device
+        try await DeviceIdentity.required(context.channel)
     }
 
     /// One line per call: who, what, and how it ended; never a password.

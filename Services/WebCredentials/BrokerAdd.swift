@@ -18,7 +18,7 @@ extension SharedCredentialBroker {
         }
         // 3. The entitlement.
         if let refusal = Self.entitlementRefusal(app, domain) { return refusal }
-        guard let appID = app.appID else { return .failure(SecStatus.missingEntitlement.code, "Missing application-identifier entitlement") }
+        let appID = app.appID ?? ""  // present: the check above refuses an app without one
         do {
             // 4. Site approval.
             guard try await isApproved(appID, domain.host) else {

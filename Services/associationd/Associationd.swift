@@ -4,6 +4,7 @@ import AssociationService
 import Foundation
 import Hummingbird
 import Logging
+import ServiceSupport
 import SiteAssociation
 import SiteAssociationFetch
 
@@ -38,9 +39,7 @@ struct Associationd: AsyncParsableCommand {
     var retryTick = 60
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "associationd")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let logger = ServiceLogging.bootstrap(label: "associationd")
         let resolutions: Resolutions.Map
         do {
             resolutions = try Resolutions.parse(resolve)

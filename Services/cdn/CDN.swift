@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceSupport
 import SiteAssociationFetch
 
 /// cdn: the Apple-like CDN iOS 14+ devices ask for association files.
@@ -33,9 +34,7 @@ struct CDN: AsyncParsableCommand {
     var maxAge = 21_600
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "cdn")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let logger = ServiceLogging.bootstrap(label: "cdn")
         let resolutions: Resolutions.Map
         do {
             resolutions = try Resolutions.parse(resolve)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KeychainService
 import Logging
+import ServiceSupport
 
 /// keychaind: the keychain of every device in a KeychainLab world.
 @main
@@ -26,9 +27,7 @@ struct Keychaind: AsyncParsableCommand {
     var port = Int(ProcessInfo.processInfo.environment["KEYCHAIND_PORT"] ?? "") ?? 7701
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "keychaind")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let logger = ServiceLogging.bootstrap(label: "keychaind")
         let configuration = KeychainServer.Configuration(
             world: URL(fileURLWithPath: world),
             state: URL(fileURLWithPath: state),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceSupport
 import WebCredentialService
 
 /// webcredentiald: SecAddSharedWebCredential and SecRequestSharedWebCredential for every device.
@@ -36,9 +37,7 @@ struct Webcredentiald: AsyncParsableCommand {
     var associationd = "https://127.0.0.1:7702"
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "webcredentiald")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let logger = ServiceLogging.bootstrap(label: "webcredentiald")
         let configuration = WebCredentialServer.Configuration(
             world: URL(fileURLWithPath: world),
             state: URL(fileURLWithPath: state),

@@ -30,11 +30,7 @@ struct AppCommand: ParsableCommand {
         }
 
         func client() throws -> DeviceClient {
-            do {
-                return try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
-            } catch {
-                throw fail("\(error)", code: 2)
-            }
+            try deviceClient(state: state, device: device)
         }
     }
 }
@@ -167,6 +163,15 @@ extension AppCommand {
                 ])
             )
         }
+    }
+}
+
+/// The control connection to a running device of a state folder; a missing one is a usage error.
+func deviceClient(state: String, device: String) throws -> DeviceClient {
+    do {
+        return try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
+    } catch {
+        throw fail("\(error)", code: 2)
     }
 }
 

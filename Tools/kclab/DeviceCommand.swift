@@ -25,11 +25,7 @@ struct DeviceCommand: ParsableCommand {
         var device: String
 
         func client() throws -> DeviceClient {
-            do {
-                return try DeviceClient(state: LabState(root: URL(fileURLWithPath: state)), device: device)
-            } catch {
-                throw fail("\(error)", code: 2)
-            }
+            try deviceClient(state: state, device: device)
         }
 
         func send(_ operation: DeviceRequest.Operation) throws {

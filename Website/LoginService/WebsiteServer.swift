@@ -47,13 +47,15 @@ public enum WebsiteServer {
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "website"),
             onServerRunning: { channel in
-                let endpoint = Endpoint(url: "http://\(host):\(channel.localAddress?.port ?? 0)", pid: getpid())
-                do {
-                    try endpoint.write(to: endpointFile)
-                    logger.info("website listening", metadata: ["http.url": "\(endpoint.url)"])
-                } catch {
-                    logger.error("cannot write the endpoint file", metadata: ["error": "\(error)"])
-                }
+                // Plain HTTP: nginx in front adds TLS.
+                Endpoint.announce(
+                    service: "website",
+                    host: host,
+                    port: channel.localAddress?.port ?? 0,
+                    to: endpointFile,
+                    logger: logger,
+                    scheme: "http"
+                )
             },
             logger: logger
         )

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import LoginService
+import ServiceSupport
 import WorldFile
 
 /// website: the login service of a world's websites, behind nginx.
@@ -38,9 +39,7 @@ struct WebsiteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "website")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info") ?? .info
+        let logger = ServiceLogging.bootstrap(label: "website")
         let configuration = WebsiteServer.Configuration(
             world: try World.load(contentsOf: URL(fileURLWithPath: world)),
             state: URL(fileURLWithPath: state),

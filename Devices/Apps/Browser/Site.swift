@@ -118,7 +118,7 @@ struct Site {
 
     private func refused(_ what: String, _ page: WebClient.Page) -> Int32 {
         let message = page.body.components(separatedBy: "role=\"alert\">").dropFirst().first?.components(separatedBy: "</p>").first
-        print("\(what) (HTTP \(page.status)): \(message.map(HTMLForm.unescapeText) ?? "no message")")
+        print("\(what) (HTTP \(page.status)): \(message.map(HTMLForm.unescape) ?? "no message")")
         return 1
     }
 
