@@ -67,8 +67,12 @@ extension AssociationFile.Component {
         case .whole(let pattern)?:
             if !matcher.matches(pattern, parts.query(encoded: encoded)) { return false }
         case .items(let items)?:
-            // An absent item is compared as "": `*` matches it, `?*` does not (spec c.5).
-            for (name, pattern) in items where !matcher.matches(pattern, parts.item(name, encoded: encoded)) { return false }
+            // An absent item is compared as "": `*` matches it, `?*` does not (spec c.5). A name
+            // given several times must match every time ("the operating system will require that
+            // all instances of a given query item name match your pattern", WWDC19 session 717).
+            for (name, pattern) in items where !parts.items(name, encoded: encoded).allSatisfy({ matcher.matches(pattern, $0) }) {
+                return false
+            }
         case nil:
             break
         }
@@ -103,9 +107,11 @@ struct URLParts {
     func query(encoded: Bool) -> String { (encoded ? components?.percentEncodedQuery : components?.query) ?? "" }
     func fragment(encoded: Bool) -> String { (encoded ? components?.percentEncodedFragment : components?.fragment) ?? "" }
 
-    func item(_ name: String, encoded: Bool) -> String {
+    /// Every value given for `name` (an item without `=` has ""), or [""] when the name is absent.
+    func items(_ name: String, encoded: Bool) -> [String] {
         let items = encoded ? components?.percentEncodedQueryItems : components?.queryItems
-        return items?.first { $0.name == name }?.value ?? ""
+        let values = (items ?? []).filter { $0.name == name }.map { $0.value ?? "" }
+        return values.isEmpty ? [""] : values
     }
 }
 
@@ -115,12 +121,19 @@ struct PatternMatcher {
     let caseSensitive: Bool
     let variables: [String: [String]]
 
-    /// The predefined variables (spec c.5); KeychainLab's reading of each, since Apple describes
-    /// them only in words: a character of the class, a two-letter region, a two- or three-letter language.
+    /// The predefined variables (spec c.5): a character of the class, or one of the ISO codes that
+    /// Foundation knows (`$(region)` takes `GB` but not `UK`, `$(lang)` takes `en` and `ace` but not `qq`).
     static let predefined: [String: String] = [
         "alpha": "\\p{L}", "upper": "\\p{Lu}", "lower": "\\p{Ll}", "alnum": "[\\p{L}\\p{N}]", "digit": "[0-9]",
-        "xdigit": "[0-9A-Fa-f]", "region": "[A-Z]{2}", "lang": "[a-z]{2,3}",
+        "xdigit": "[0-9A-Fa-f]",
+        "region": alternation(Locale.Region.isoRegions.map(\.identifier).filter { $0.count == 2 && $0.allSatisfy(\.isLetter) }),
+        "lang": alternation(Locale.LanguageCode.isoLanguageCodes.map(\.identifier).filter { $0.allSatisfy(\.isLetter) }),
     ]
+
+    /// The codes as one group, longest first so that `ace` is tried before `ac`.
+    private static func alternation(_ codes: [String]) -> String {
+        "(?:" + codes.sorted { $0.count > $1.count }.joined(separator: "|") + ")"
+    }
 
     func matches(_ pattern: String, _ text: String) -> Bool {
         guard

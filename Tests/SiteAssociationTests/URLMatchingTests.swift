@@ -18,7 +18,8 @@ import Testing
                 {"/": "/wiki/%ED%8A%B9:*"},
                 {"/": "/plain/é*", "percentEncoded": false},
                 {"/": "/page", "#": "top"},
-                {"/": "/$(lang)/home"}
+                {"/": "/$(lang)/home"},
+                {"/": "/store/$(region)"}
               ]},
               {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "*"}]}
             ], "substitutionVariables": {"store": ["east", "west"]}}}
@@ -47,6 +48,12 @@ import Testing
             ("ABCDE12345.com.example.app", "https://example.com/page#top", "matched"),
             ("ABCDE12345.com.example.app", "https://example.com/page#bottom", "no-match"),
             ("ABCDE12345.com.example.app", "https://example.com/fr/home", "matched"),
+            ("ABCDE12345.com.example.app", "https://example.com/ace/home", "matched"),
+            ("ABCDE12345.com.example.app", "https://example.com/qq/home", "no-match"),
+            ("ABCDE12345.com.example.app", "https://example.com/store/GB", "matched"),
+            ("ABCDE12345.com.example.app", "https://example.com/store/UK", "no-match"),
+            ("ABCDE12345.com.example.app", "https://example.com/docs/intro?lang=en&lang=de", "matched"),
+            ("ABCDE12345.com.example.app", "https://example.com/docs/intro?lang=en&lang=", "no-match"),
             ("ABCDE12345.com.example.other", "https://example.com/buy/x", "no-match"),
         ]
     )
