@@ -615,6 +615,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/Integration",
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -645,6 +646,7 @@ let package = Package(
             name: "SiteAssociationTests",
             dependencies: ["SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport"],
             path: "Tests/SiteAssociationTests",
+            exclude: ["Corpus"],
             swiftSettings: strictSettings
         ),
         .testTarget(

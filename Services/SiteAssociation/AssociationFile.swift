@@ -54,9 +54,11 @@ public struct AssociationFile: Sendable, Hashable {
         public var percentEncoded: Bool?
     }
 
-    /// The app IDs associated for `service`: for applinks, every app a `details` entry names.
+    /// The app IDs associated for `service`, each once, in the file's order: for applinks, every
+    /// app a `details` entry names.
     public func appIDs(for service: AssociationService) -> [String] {
-        if service == .applinks { return appLinks?.details.flatMap(\.appIDs) ?? [] }
-        return apps[service] ?? []
+        let listed = service == .applinks ? appLinks?.details.flatMap(\.appIDs) ?? [] : apps[service] ?? []
+        var seen = Set<String>()
+        return listed.filter { seen.insert($0).inserted }
     }
 }

@@ -16,10 +16,13 @@ public struct FetchAttempt: Sendable, Hashable {
 
     public let url: String
     public let outcome: Outcome
+    /// What the transport noticed without refusing the answer (an unclean TLS close).
+    public let warnings: [String]
 
-    public init(url: String, outcome: Outcome) {
+    public init(url: String, outcome: Outcome, warnings: [String] = []) {
         self.url = url
         self.outcome = outcome
+        self.warnings = warnings
     }
 }
 
@@ -100,6 +103,7 @@ public struct SiteEvaluator: Sendable {
                 switch status {
                 case 200:
                     checks.append(.pass("http-status", "\(attempt.url): 200"))
+                    checks += attempt.warnings.map { .warn("transport", "\(attempt.url): \($0)") }
                     served = (attempt.url, contentType, body, truncated)
                 case 300..<400:
                     let downgrade = location?.lowercased().hasPrefix("http:") == true ? " (to plain http)" : ""

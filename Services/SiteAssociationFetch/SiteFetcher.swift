@@ -26,6 +26,10 @@ public final class SiteFetcher: Sendable {
     ) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
+        // A request given up on (a body past the limit) closes its connection, and TLS would wait
+        // up to 5 s for the server's close_notify while draining whatever it still sends: an
+        // endless body then flowed on, a gigabyte at a time, after the verdict was in.
+        tls.shutdownTimeout = .milliseconds(100)
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         let limit = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         configuration.timeout = .init(connect: limit, read: limit)
@@ -82,14 +86,24 @@ public final class SiteFetcher: Sendable {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
             var body = Data()
             var truncated = false
-            for try await chunk in response.body {
-                if ContinuousClock.now > deadline { return (FetchAttempt(url: url, outcome: .timeout), [:]) }
-                body.append(contentsOf: chunk.readableBytesView)
-                if body.count > AssociationFile.maximumSize {
-                    body = body.prefix(AssociationFile.maximumSize + 1)
-                    truncated = true
-                    break
+            var warnings: [String] = []
+            do {
+                for try await chunk in response.body {
+                    if ContinuousClock.now > deadline { return (FetchAttempt(url: url, outcome: .timeout), [:]) }
+                    body.append(contentsOf: chunk.readableBytesView)
+                    if body.count > AssociationFile.maximumSize {
+                        body = body.prefix(AssociationFile.maximumSize + 1)
+                        truncated = true
+                        break
+                    }
                 }
+            } catch let error as NIOSSLError where error == .uncleanShutdown && Self.endsAtClose(response.headers) {
+                // A body without a length ends when the server closes; many servers close without
+                // TLS's close_notify, and clients (CFNetwork, browsers) read the body to the close.
+                warnings.append("the server closed the connection without TLS close_notify; the body was read to the close")
+            } catch {
+                let reason = "the connection failed while the body was read: \(error)"
+                return (FetchAttempt(url: url, outcome: Self.isTimeout(error) ? .timeout : .unreachable(reason)), [:])
             }
             let attempt = FetchAttempt(
                 url: url,
@@ -99,7 +113,8 @@ public final class SiteFetcher: Sendable {
                     location: response.headers.first(name: "Location"),
                     body: body,
                     truncated: truncated
-                )
+                ),
+                warnings: warnings
             )
             let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
             return (attempt, headers)
@@ -108,10 +123,20 @@ public final class SiteFetcher: Sendable {
         }
     }
 
+    /// Whether the body's end is the connection's close: neither a length nor chunks.
+    private static func endsAtClose(_ headers: HTTPHeaders) -> Bool {
+        !headers.contains(name: "Content-Length") && !headers.contains(name: "Transfer-Encoding")
+    }
+
+    private static func isTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPClientError else { return false }
+        return error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+    }
+
+    /// What an error before the answer's head means: a timeout, a TLS handshake that failed
+    /// (the certificate is not good for the host), or no connection.
     private static func outcome(of error: any Error) -> FetchAttempt.Outcome {
-        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            return .timeout
-        }
+        if isTimeout(error) { return .timeout }
         let text = String(describing: error)
         if error is NIOSSLError || error is BoringSSLError || text.contains("handshake") || text.contains("certificate") || text.contains("SSL") {
             return .untrustedServer(text)

@@ -22,12 +22,12 @@ extension AASACommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch a site's association file and apply every rule a device applies; print each check and the verdict.",
             discussion: """
-                Given a domain, the file is fetched from https://DOMAIN/.well-known/apple-app-site-association
-                and, when that is refused, from /apple-app-site-association (iOS 8: the root path only,
-                signed files only). Given a URL, exactly that URL is fetched. Redirects are not followed,
-                the server must be valid for the host, and at most 131,072 bytes are read.
-                The exit status is 0 when the site is approved, 1 when it is denied or pending, 2 for a
-                usage error. iOS 14 and later devices read the file through Apple's CDN, which caches it
+                Given a domain, the file is fetched from https://DOMAIN/.well-known/apple-app-site-association \
+                and, when that is refused, from /apple-app-site-association (iOS 8: the root path only, \
+                signed files only). Given a URL, exactly that URL is fetched. Redirects are not followed, \
+                the server must be valid for the host, and at most 131,072 bytes are read. \
+                The exit status is 0 when the site is approved, 1 when it is denied or pending, 2 for a \
+                usage error. iOS 14 and later devices read the file through Apple's CDN, which caches it \
                 for hours: this command asks the site itself, as ?mode=developer devices do.
                 """
         )

@@ -41,9 +41,9 @@ extension AppCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make one SecItem call as the app and print {\"status\", \"name\", \"result\"}.",
             discussion: """
-                Keys and values are Apple's constant strings ("class": "genp", "acct", "r_Data": true,
-                "m_Limit": "m_LimitAll"); v_Data, gena and v_PersistentRef are base64; dates are ISO 8601.
-                update takes the query and then attributesToUpdate. The exit status is 0 whenever the
+                Keys and values are Apple's constant strings ("class": "genp", "acct", "r_Data": true, \
+                "m_Limit": "m_LimitAll"); v_Data, gena and v_PersistentRef are base64; dates are ISO 8601. \
+                update takes the query and then attributesToUpdate. The exit status is 0 whenever the \
                 call was made, whatever its OSStatus.
                 """
         )
@@ -144,9 +144,9 @@ extension AppCommand {
         static let configuration = CommandConfiguration(
             abstract: "Install the app's later version (its world entry's update:) over it, and print the app as now installed.",
             discussion: """
-                The keychain is kept, as an App Store update keeps it; the app's access groups are
-                whatever the new signature says. An update that changes the app ID prefix loses sight
-                of the items the app stored before (seed 004). The update is verified like any install
+                The keychain is kept, as an App Store update keeps it; the app's access groups are \
+                whatever the new signature says. An update that changes the app ID prefix loses sight \
+                of the items the app stored before (seed 004). The update is verified like any install \
                 and refused with its reasons. Restarting the lab installs the world's first versions again.
                 """
         )

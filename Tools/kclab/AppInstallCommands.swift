@@ -9,8 +9,8 @@ extension AppCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete the app from its device, as the home screen does.",
             discussion: """
-                The bundle goes and associationd forgets the app's associations (they last "until the app
-                is deleted"). Its keychain items stay, as on iOS: `kclab app install` brings the app back
+                The bundle goes and associationd forgets the app's associations (they last "until the app \
+                is deleted"). Its keychain items stay, as on iOS: `kclab app install` brings the app back \
                 and it finds them again.
                 """
         )

@@ -18,8 +18,8 @@ extension BundleCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a bundle as a device does at install, and print its identity as JSON.",
             discussion: """
-                Prints {"valid", "appID", "teamID", "accessGroups", "associatedDomains", "reasons"}.
-                Access groups are in Apple's order: keychain-access-groups, the application identifier,
+                Prints {"valid", "appID", "teamID", "accessGroups", "associatedDomains", "reasons"}. \
+                Access groups are in Apple's order: keychain-access-groups, the application identifier, \
                 then application groups. Exits 1 when the bundle is invalid.
                 """
         )

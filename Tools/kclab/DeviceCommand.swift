@@ -9,9 +9,9 @@ struct DeviceCommand: ParsableCommand {
         commandName: "device",
         abstract: "Lock, unlock or restart a running device; script its user's answers; list the prompts it showed.",
         discussion: """
-            A locked device cannot open items protected kSecAttrAccessibleWhenUnlocked (ak, aku, akpu):
-            calls on them get errSecInteractionNotAllowed (-25308). After a restart, items protected
-            kSecAttrAccessibleAfterFirstUnlock (ck, cku) stay closed too until the first unlock. A
+            A locked device cannot open items protected kSecAttrAccessibleWhenUnlocked (ak, aku, akpu): \
+            calls on them get errSecInteractionNotAllowed (-25308). After a restart, items protected \
+            kSecAttrAccessibleAfterFirstUnlock (ck, cku) stay closed too until the first unlock. A \
             device without a passcode has nothing to lock, as on iOS.
             """,
         subcommands: [Lock.self, Unlock.self, Reboot.self, Answer.self, Prompts.self]

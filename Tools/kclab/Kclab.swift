@@ -8,7 +8,7 @@ struct Kclab: AsyncParsableCommand {
         commandName: "kclab",
         abstract: "Build and inspect KeychainLab worlds: teams, signed apps, devices and websites.",
         discussion: """
-            Start with `kclab demo`, or build a world of your own with `kclab world build` and check
+            Start with `kclab demo`, or build a world of your own with `kclab world build` and check \
             its bundles with `kclab bundle verify`. The world file format is in docs/world.md.
             """,
         subcommands: [

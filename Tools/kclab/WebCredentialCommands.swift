@@ -11,8 +11,8 @@ extension AppCommand {
             commandName: "add-web-credential",
             abstract: "Call SecAddSharedWebCredential as the app: save, update or (--delete) remove a website password.",
             discussion: """
-                The device's scripted user answers any prompt (see kclab device answer). Prints
-                {"status", "name", "error", "reason"}: error is the CFError the completion handler
+                The device's scripted user answers any prompt (see kclab device answer). Prints \
+                {"status", "name", "error", "reason"}: error is the CFError the completion handler \
                 gets, null when none (a declined prompt also gives none, as on iOS).
                 """
         )
@@ -53,8 +53,8 @@ extension AppCommand {
             commandName: "request-web-credential",
             abstract: "Call SecRequestSharedWebCredential as the app and print the credentials it gets.",
             discussion: """
-                Without FQDN the app's associated domains are searched. Before iOS 15.4 the device shows
-                a picker; from iOS 15.4 a password sheet. Prints {"status", "name", "error",
+                Without FQDN the app's associated domains are searched. Before iOS 15.4 the device shows \
+                a picker; from iOS 15.4 a password sheet. Prints {"status", "name", "error", \
                 "credentials", "reason"}; credentials hold srvr, acct, spwd (the password) and port.
                 """
         )
@@ -135,8 +135,8 @@ extension DeviceCommand {
         static let configuration = CommandConfiguration(
             abstract: "Script how the device's user answers the next prompts.",
             discussion: """
-                Answers are used in order, one per prompt, then the default for every later one:
-                approve, decline, pick N (the Nth account of a picker), or wait 2s then ANSWER. With no
+                Answers are used in order, one per prompt, then the default for every later one: \
+                approve, decline, pick N (the Nth account of a picker), or wait 2s then ANSWER. With no \
                 answers and no --default, prints the script as it stands.
                 """
         )
