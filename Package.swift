@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -204,6 +205,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         /// keychaind's routes: device reports, app registration from signatures, the four SecItem calls.
+        /// keychaind's call channel: SecItem calls as length-prefixed binary frames on long-lived
+        /// mutual-TLS connections, many at once (the fast path between devices and keychaind).
+        .target(
+            name: "KeychainCallChannel",
+            dependencies: [
+                "KeychainAPI",
+                "KeychainTypes",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Services/KeychainCallChannel",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "KeychainService",
             dependencies: [
@@ -213,10 +228,16 @@ let package = Package(
                 "KeychainItems",
                 "KeychainStore",
                 "KeychainTypes",
+                "KeychainCallChannel",
                 "ServiceSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Services/KeychainService",
             swiftSettings: strictSettings
@@ -355,6 +376,8 @@ let package = Package(
                 "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Services/keychaind",
             swiftSettings: strictSettings
@@ -397,6 +420,7 @@ let package = Package(
                 "DeviceProtocol",
                 "AssociationAPI",
                 "KeychainAPI",
+                "KeychainCallChannel",
                 "KeychainTypes",
                 "ServiceSupport",
                 "SiteAssociation",
@@ -421,6 +445,8 @@ let package = Package(
                 "DeviceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Devices/device",
             swiftSettings: strictSettings
@@ -519,6 +545,7 @@ let package = Package(
                 "KeychainStore",
                 "DeviceProtocol",
                 "KeychainAPI",
+                "KeychainCallChannel",
                 "KeychainTypes",
                 "LabControl",
                 "ServiceSupport",
@@ -596,8 +623,11 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "DeviceProtocol",
+                "KeychainAPI",
+                "KeychainCallChannel",
                 "KeychainTypes",
                 "LabControl",
+                "ServiceSupport",
                 "WorldTestSupport",
                 "keychaind",
                 "device",
@@ -613,6 +643,8 @@ let package = Package(
                 "WorldBuilder",
                 "WorldFile",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/Integration",
             exclude: ["Fixtures"],
@@ -647,6 +679,12 @@ let package = Package(
             dependencies: ["SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport"],
             path: "Tests/SiteAssociationTests",
             exclude: ["Corpus"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeychainCallChannelTests",
+            dependencies: ["KeychainCallChannel", "KeychainAPI", "KeychainTypes"],
+            path: "Tests/KeychainCallChannelTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,17 +1,21 @@
 import AsyncHTTPClient
 import Foundation
 import KeychainAPI
+import KeychainCallChannel
 import KeychainTypes
 import NIOCore
 import NIOHTTP1
 import NIOSSL
 
 /// Calls keychaind directly as a device would, blocking the calling thread: the "direct" path.
+/// SecItem calls go on the call channel, as a device sends them; the rest over HTTP.
 final class DirectClient: Sendable {
     private let client: HTTPClient
+    private let calls: KeychainCallClient
     private let base: String
 
-    init(base: String, tls: TLSConfiguration) {
+    init(base: String, calls: (host: String, port: Int), tls: TLSConfiguration) throws {
+        self.calls = try KeychainCallClient(host: calls.host, port: calls.port, tls: tls)
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
@@ -19,8 +23,9 @@ final class DirectClient: Sendable {
         self.base = base
     }
 
-    func shutdown() throws {
-        try client.syncShutdown()
+    func shutdown() async throws {
+        await calls.shutdown()
+        try await client.shutdown()
     }
 
     func send<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, _ body: Body, as: Answer.Type) throws -> Answer {
@@ -39,7 +44,10 @@ final class DirectClient: Sendable {
         return Int(response.status.code)
     }
 
-    func call(_ call: String, app: String, _ query: [String: SecValue]) throws -> Int32 {
-        try send(.POST, "/v1/items/\(call)", KeychainAPI.CallRequest(app: app, query: query), as: KeychainAPI.CallResponse.self).status
+    func call(_ call: CallMessage.Call, app: String, _ query: [String: SecValue]) throws -> Int32 {
+        switch try calls.callFuture(call, KeychainAPI.CallRequest(app: app, query: query)).wait() {
+        case .answer(let answer): return answer.status
+        case .problem(let problem): throw BenchFailure("keychaind refused the call: \(problem.error): \(problem.message)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceProtocol
 import Foundation
 import KeychainAPI
+import KeychainCallChannel
 import KeychainTypes
 import LabControl
 import NIOHTTP1
@@ -49,7 +50,8 @@ struct KeychainBench: AsyncParsableCommand {
         let lab = LabState(root: folder.appending(path: "lab"))
         _ = try await Lab.up(world: world, state: lab)
         do {
-            try report(lab)
+            let direct = try report(lab)
+            try await direct.shutdown()
         } catch {
             _ = await Lab.down(state: lab)
             throw error
@@ -57,14 +59,17 @@ struct KeychainBench: AsyncParsableCommand {
         _ = await Lab.down(state: lab)
     }
 
-    private func report(_ lab: LabState) throws {
+    /// Measures; gives back the direct client, still open, for the caller to shut down.
+    private func report(_ lab: LabState) throws -> DirectClient {
         let endpoint = try JSONSerialization.jsonObject(with: Data(contentsOf: lab.keychaindEndpoint)) as? [String: Any]
         let keychaindPID = Int32(endpoint?["pid"] as? Int ?? 0)
-        let direct = DirectClient(
+        let callsAddress = (endpoint?["calls"] as? String ?? "").split(separator: ":")
+        guard callsAddress.count == 2, let callsPort = Int(callsAddress[1]) else { throw BenchFailure("keychaind announced no call channel") }
+        let direct = try DirectClient(
             base: endpoint?["url"] as? String ?? "",
+            calls: (String(callsAddress[0]), callsPort),
             tls: try TLSIdentities.deviceClient(world: lab.builtWorld, device: "bench-phone")
         )
-        defer { try? direct.shutdown() }
         var references: [String] = []
         for app in Self.apps {
             let bundle = lab.builtWorld.appending(path: "apps/\(app).app")
@@ -91,7 +96,7 @@ struct KeychainBench: AsyncParsableCommand {
                 DispatchQueue.concurrentPerform(iterations: 16) { client in
                     var index = client
                     while index < missing {
-                        _ = try? direct.call("add", app: apps[0], Self.item(base + index))
+                        _ = try? direct.call(.add, app: apps[0], Self.item(base + index))
                         index += 16
                     }
                 }
@@ -107,7 +112,7 @@ struct KeychainBench: AsyncParsableCommand {
             for clients in [1, 16] {
                 emit(
                     try measure("direct CopyMatching", clients: clients, duration: duration) { client, round in
-                        let status = try direct.call("copy-matching", app: apps[client], Self.lookup((round * 7919 + client) % count))
+                        let status = try direct.call(.copyMatching, app: apps[client], Self.lookup((round * 7919 + client) % count))
                         guard status == 0 else { throw BenchFailure("CopyMatching returned \(status)") }
                     }.row
                 )
@@ -124,7 +129,7 @@ struct KeychainBench: AsyncParsableCommand {
             for clients in [1, 16] {
                 let namespace = "added-\(target)-\(clients)"
                 let measured = try measure("direct Add (durable)", clients: clients, duration: duration) { client, round in
-                    let status = try direct.call("add", app: apps[client], Self.item(round * 16 + client, account: namespace))
+                    let status = try direct.call(.add, app: apps[client], Self.item(round * 16 + client, account: namespace))
                     guard status == 0 else { throw BenchFailure("Add returned \(status)") }
                 }
                 emit(measured.row)
@@ -135,6 +140,7 @@ struct KeychainBench: AsyncParsableCommand {
         if !skipPeer {
             try peer()
         }
+        return direct
     }
 
     private func peer() throws {

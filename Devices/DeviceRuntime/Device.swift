@@ -3,6 +3,7 @@ import AssociationAPI
 import DeviceProtocol
 import Foundation
 import KeychainAPI
+import KeychainCallChannel
 import KeychainTypes
 import Logging
 import NIOHTTP1
@@ -22,6 +23,8 @@ actor Device {
     let configuration: DeviceConfiguration
     let declaration: WorldFile.Device
     let keychain: ServiceClient
+    /// keychaind's call channel, which carries the apps' SecItem calls (nil: they go over HTTP).
+    let calls: KeychainCallClient?
     /// associationd, which verifies installed apps' associated domains.
     let associations: ServiceClient?
     /// webcredentiald, which brokers shared web credentials.
@@ -42,6 +45,7 @@ actor Device {
         configuration: DeviceConfiguration,
         declaration: WorldFile.Device,
         keychain: ServiceClient,
+        calls: KeychainCallClient?,
         associations: ServiceClient?,
         webCredentials: ServiceClient?,
         installer: Installer,
@@ -52,6 +56,7 @@ actor Device {
         self.configuration = configuration
         self.declaration = declaration
         self.keychain = keychain
+        self.calls = calls
         self.associations = associations
         self.webCredentials = webCredentials
         self.user = ScriptedUser(declaration.user, device: declaration.id, log: configuration.promptLog, logger: logger)
@@ -220,18 +225,18 @@ actor Device {
         guard apps[bundleID] != nil else {
             return .failure("\(bundleID) is not installed on \(declaration.id)")
         }
-        let path = "/v1/items/\(operation.rawValue)"
+        guard let call = CallMessage.Call(name: operation.rawValue) else { return .failure("\(operation.rawValue) is not a SecItem call") }
         for attempt in 0..<2 {
             do {
                 if apps[bundleID]?.reference == nil { try await register(bundleID) }
                 guard let reference = apps[bundleID]?.reference else { break }
                 let request = KeychainAPI.CallRequest(app: reference, query: query, attributesToUpdate: attributesToUpdate)
-                let answer = try await keychain.send(.POST, path, request, as: KeychainAPI.CallResponse.self)
+                let answer = try await send(call, request)
                 return .call(status: answer.status, name: answer.name, result: answer.result, reason: answer.reason)
-            } catch let failure as ServiceClient.Failure where failure.status == 412 || failure.status == 409 {
+            } catch let refusal as KeychainRefusal where refusal.code == "unknownApp" || refusal.code == "unknownDevice" {
                 // keychaind restarted and forgot this device's apps: register again, once.
                 apps[bundleID]?.reference = nil
-                if attempt == 0, failure.status == 409 { try? await connect() }
+                if attempt == 0, refusal.code == "unknownDevice" { try? await connect() }
                 continue
             } catch {
                 logger.warning("keychaind is unreachable", metadata: ["error": "\(error)"])

@@ -2,6 +2,7 @@ import AppIdentity
 import CMSSupport
 import DeviceProtocol
 import Foundation
+import KeychainCallChannel
 public import Logging
 import ServiceSupport
 import WorldBuilder
@@ -33,6 +34,7 @@ public enum DeviceRuntime {
         let endpoint = try await waitForEndpoint(configuration.keychaindEndpoint)
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
         let keychain = ServiceClient(baseURL: endpoint.url, tls: tls)
+        let calls = try endpoint.calls.flatMap(Self.address).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
         var associations: ServiceClient? = nil
         if let file = configuration.associationdEndpoint {
             associations = ServiceClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
@@ -41,7 +43,7 @@ public enum DeviceRuntime {
         if let file = configuration.webcredentialdEndpoint {
             webCredentials = ServiceClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
         }
-        let services = Services(keychain: keychain, associations: associations, webCredentials: webCredentials)
+        let services = Services(keychain: keychain, calls: calls, associations: associations, webCredentials: webCredentials)
         do {
             try await serve(configuration, declaration, services, installer, installed, refused, logger)
         } catch {
@@ -55,10 +57,12 @@ public enum DeviceRuntime {
     /// The device's connections to the services.
     struct Services {
         let keychain: ServiceClient
+        let calls: KeychainCallClient?
         let associations: ServiceClient?
         let webCredentials: ServiceClient?
 
         func shutdown() async {
+            await calls?.shutdown()
             await keychain.shutdown()
             await associations?.shutdown()
             await webCredentials?.shutdown()
@@ -78,6 +82,7 @@ public enum DeviceRuntime {
             configuration: configuration,
             declaration: declaration,
             keychain: services.keychain,
+            calls: services.calls,
             associations: services.associations,
             webCredentials: services.webCredentials,
             installer: installer,
@@ -101,6 +106,12 @@ public enum DeviceRuntime {
                 }
             }
         }
+    }
+
+    /// `HOST:PORT` (the last colon splits, so an IPv6 address keeps its own).
+    static func address(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return nil }
+        return (String(text[..<colon]), port)
     }
 
     /// keychaind writes its endpoint file once listening; wait for it (30 seconds at most).

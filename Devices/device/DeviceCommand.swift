@@ -2,6 +2,8 @@ import ArgumentParser
 import DeviceRuntime
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceSupport
 
 /// device: one fake Apple device of a KeychainLab world.
@@ -38,6 +40,7 @@ struct DeviceCommand: AsyncParsableCommand {
     var sites: String?
 
     func run() async throws {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let logger = ServiceLogging.bootstrap(label: "device.\(id)")
         let configuration = DeviceConfiguration(
             worldFile: URL(fileURLWithPath: world),

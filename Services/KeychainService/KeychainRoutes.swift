@@ -2,6 +2,7 @@ import AppIdentity
 import Foundation
 import Hummingbird
 import KeychainAPI
+import KeychainCallChannel
 import KeychainItems
 import KeychainTypes
 import Logging
@@ -11,11 +12,9 @@ import ServiceSupport
 /// keychaind's routes: every one needs a device certificate; SecItem calls also need an app the
 /// device registered.
 struct KeychainRoutes: Sendable {
-    let engine: KeychainEngine
-    let apps: AppRegistry
-    let devices: DeviceRegistry
-    /// Larger `kSecValueData` is refused with errSecParam.
-    static let maximumDataSize = 1 << 20
+    let calls: KeychainCalls
+    var apps: AppRegistry { calls.apps }
+    var devices: DeviceRegistry { calls.devices }
 
     func add(to router: Router<DeviceRequestContext>) {
         router.get("/v1/health") { _, _ in
@@ -36,8 +35,8 @@ struct KeychainRoutes: Sendable {
             let registration = try await Self.decode(KeychainAPI.AppRegistration.self, request, context)
             switch self.apps.register(registration, device: device.udid) {
             case .success(let entry):
-                let state = self.devices.report(for: device.udid).map(Self.state) ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
-                let client = self.client(entry, device: device.udid, state: state, account: nil)
+                let state = self.devices.report(for: device.udid).map(KeychainCalls.state) ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
+                let client = self.calls.client(entry, device: device.udid, state: state, account: nil)
                 return try Self.json(
                     KeychainAPI.RegisteredApp(
                         app: entry.reference,
@@ -60,22 +59,12 @@ struct KeychainRoutes: Sendable {
             let device = try await Self.device(context)
             let call = try Self.call(context)
             let body = try await Self.decode(KeychainAPI.CallRequest.self, request, context)
-            guard let report = self.devices.report(for: device.udid) else {
-                throw Self.problem(.conflict, "unknownDevice", "the device must report its state (PUT /v1/device) first")
+            switch await self.calls.answer(device: device.udid, call: call, body, logger: context.logger) {
+            case .success(let answer):
+                return try Self.json(answer)
+            case .failure(let refusal):
+                throw ProblemResponse(status: .init(code: refusal.httpStatus), problem: refusal.problem)
             }
-            guard let entry = self.apps.lookup(body.app, device: device.udid) else {
-                throw Self.problem(.preconditionFailed, "unknownApp", "this device has not registered app \(body.app) (POST /v1/apps)")
-            }
-            let client = self.client(entry, device: device.udid, state: Self.state(report), account: report.iCloudAccount)
-            let result = await self.perform(call, body, client: client)
-            context.logger.info(
-                "\(Self.names[call] ?? call)",
-                metadata: [
-                    "app.id": "\(client.appID)", "device.udid": "\(device.udid)",
-                    "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
-                ]
-            )
-            return try Self.json(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
         }
     }
 
@@ -94,17 +83,17 @@ struct KeychainRoutes: Sendable {
             let client = ClientContext(
                 appID: service.name,
                 entitledGroups: [.savedPasswords],
-                device: Self.state(report),
+                device: KeychainCalls.state(report),
                 deviceKeychain: "device:\(body.device)",
                 accountKeychain: report.iCloudAccount.map { "icloud:\($0)" }
             )
-            let result = await self.perform(
+            let result = await self.calls.perform(
                 call,
                 KeychainAPI.CallRequest(app: service.name, query: body.query, attributesToUpdate: body.attributesToUpdate),
                 client: client
             )
             context.logger.info(
-                "\(Self.names[call] ?? call)",
+                "\(KeychainCalls.name(call))",
                 metadata: [
                     "service": "\(service.name)", "device.udid": "\(body.device)",
                     "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
@@ -115,53 +104,12 @@ struct KeychainRoutes: Sendable {
     }
 
     /// The call named in the path: add, copy-matching, update or delete.
-    static func call(_ context: DeviceRequestContext) throws -> String {
-        let call = context.parameters.get("call") ?? ""
-        guard ["add", "copy-matching", "update", "delete"].contains(call) else {
-            throw Self.problem(.notFound, "badRequest", "unknown call '\(call)': use add, copy-matching, update or delete")
+    static func call(_ context: DeviceRequestContext) throws -> CallMessage.Call {
+        let name = context.parameters.get("call") ?? ""
+        guard let call = CallMessage.Call(name: name) else {
+            throw Self.problem(.notFound, "badRequest", "unknown call '\(name)': use add, copy-matching, update or delete")
         }
         return call
-    }
-
-    static func state(_ report: KeychainAPI.DeviceReport) -> DeviceState {
-        DeviceState(
-            platform: report.platform,
-            osVersion: report.osVersion,
-            hasPasscode: report.hasPasscode,
-            isLocked: report.isLocked,
-            unlockedSinceBoot: report.unlockedSinceBoot
-        )
-    }
-
-    static let names = ["add": "SecItemAdd", "copy-matching": "SecItemCopyMatching", "update": "SecItemUpdate", "delete": "SecItemDelete"]
-
-    private func perform(_ call: String, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {
-        if let oversized = Self.oversizedData(in: body.query) ?? body.attributesToUpdate.flatMap(Self.oversizedData) {
-            return .failure(
-                SecItemError(.param, "\(Self.names[call] ?? call): \(oversized) bytes of data is more than the 1 MiB a keychain item may hold")
-            )
-        }
-        switch call {
-        case "add": return await engine.add(body.query, client: client)
-        case "copy-matching": return await engine.copyMatching(body.query, client: client)
-        case "update": return await engine.update(body.query, attributesToUpdate: body.attributesToUpdate ?? [:], client: client)
-        default: return await engine.delete(body.query, client: client)
-        }
-    }
-
-    private static func oversizedData(in dictionary: [String: SecValue]) -> Int? {
-        guard case .data(let data)? = dictionary["v_Data"], data.count > maximumDataSize else { return nil }
-        return data.count
-    }
-
-    private func client(_ entry: AppRegistry.Entry, device: String, state: DeviceState, account: String?) -> ClientContext {
-        ClientContext(
-            appID: entry.app.appID.rawValue,
-            entitledGroups: entry.app.accessGroups,
-            device: state,
-            deviceKeychain: "device:\(device)",
-            accountKeychain: account.map { "icloud:\($0)" }
-        )
     }
 
     // MARK: Plumbing

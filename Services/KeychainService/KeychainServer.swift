@@ -1,13 +1,15 @@
 import CMSSupport
 public import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdTLS
 import KeychainItems
 import KeychainStore
 import KeychainTypes
 public import Logging
 import NIOCore
+import ServiceLifecycle
 import ServiceSupport
+import UnixSignals
 import WorldBuilder
 
 /// keychaind: the keychain of every device, behind HTTPS with mutual TLS.
@@ -22,41 +24,55 @@ public enum KeychainServer {
         public var host: String
         /// The port; 0 picks a free one (written to the endpoint file).
         public var port: Int
+        /// The call channel's port; 0 picks a free one (written to the endpoint file as `calls`).
+        public var callsPort: Int
 
-        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7701) {
+        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7701, callsPort: Int = 7702) {
             self.world = world
             self.state = state
             self.host = host
             self.port = port
+            self.callsPort = callsPort
         }
 
         /// `STATE/endpoint.json`.
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
-    /// The application, ready to run as a Service.
-    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
+    /// Runs keychaind until SIGTERM or SIGINT: the HTTP API and the call channel, sharing one
+    /// engine; the endpoint file is written once both listen.
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
         let store = try SQLiteItemStore(directory: configuration.state)
         let trust = try TrustStore(pem: Data(contentsOf: WorldLayout(root: configuration.world).url(WorldLayout.rootCA)))
-        let routes = KeychainRoutes(
-            engine: KeychainEngine(store: store),
-            apps: AppRegistry(trust: trust, now: { Date() }),
-            devices: DeviceRegistry()
+        let calls = KeychainCalls(engine: KeychainEngine(store: store), apps: AppRegistry(trust: trust, now: { Date() }), devices: DeviceRegistry())
+        let tls = try TLSIdentities.server(world: configuration.world, service: "keychaind")
+        let callServer = try await CallChannelServer.bind(
+            host: configuration.host,
+            port: configuration.callsPort,
+            tls: tls,
+            calls: calls,
+            logger: logger
         )
         let router = Router(context: DeviceRequestContext.self)
+        let routes = KeychainRoutes(calls: calls)
         routes.add(to: router)
         routes.addSystemRoutes(to: router)
-        let tls = try TLSIdentities.server(world: configuration.world, service: "keychaind")
         let endpointFile = configuration.endpointFile
         let host = configuration.host
-        return Application(
+        let callsAddress = "\(host):\(callServer.port)"
+        let application = Application(
             router: router,
             server: try .tls(.http1(), tlsConfiguration: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "keychaind"),
             onServerRunning: { channel in
-                Endpoint.announce(service: "keychaind", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
+                let port = channel.localAddress?.port ?? 0
+                Endpoint.announce(service: "keychaind", host: host, port: port, to: endpointFile, logger: logger, calls: callsAddress)
             },
             logger: logger
         )
+        let group = ServiceGroup(
+            configuration: .init(services: [application, callServer], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
     }
 }

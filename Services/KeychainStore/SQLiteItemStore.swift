@@ -83,7 +83,7 @@ public final class SQLiteItemStore: ItemStore {
     /// an asynchronous read costs (measured: 0.19 ms for an empty async read).
     private func readNow<T>(_ body: (any ItemReading) throws -> T) throws -> T {
         let vault = self.vault
-        return try pool.read { db in
+        return try pool.unsafeRead { db in
             try body(Session(db: db, vault: vault))
         }
     }

@@ -8,10 +8,13 @@ public struct Endpoint: Codable, Hashable, Sendable {
     public let url: String
     /// The process ID.
     public let pid: Int32
+    /// keychaind's call channel, `HOST:PORT` (mutual TLS, binary frames); nil for other services.
+    public let calls: String?
 
-    public init(url: String, pid: Int32) {
+    public init(url: String, pid: Int32, calls: String? = nil) {
         self.url = url
         self.pid = pid
+        self.calls = calls
     }
 
     /// Writes the endpoint file atomically.
@@ -31,11 +34,19 @@ public struct Endpoint: Codable, Hashable, Sendable {
 extension Endpoint {
     /// What a service does once its server is bound: writes `https://HOST:PORT` and its PID to
     /// `file`, and says so in the log (or why it could not).
-    public static func announce(service: String, host: String, port: Int, to file: URL, logger: Logger, scheme: String = "https") {
-        let endpoint = Endpoint(url: "\(scheme)://\(host):\(port)", pid: getpid())
+    public static func announce(
+        service: String,
+        host: String,
+        port: Int,
+        to file: URL,
+        logger: Logger,
+        scheme: String = "https",
+        calls: String? = nil
+    ) {
+        let endpoint = Endpoint(url: "\(scheme)://\(host):\(port)", pid: getpid(), calls: calls)
         do {
             try endpoint.write(to: file)
-            logger.info("\(service) listening", metadata: ["http.url": "\(endpoint.url)"])
+            logger.info("\(service) listening", metadata: ["http.url": "\(endpoint.url)", "calls.address": "\(calls ?? "")"])
         } catch {
             logger.error("cannot write the endpoint file", metadata: ["file": "\(file.path)", "error": "\(error)"])
         }

@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import KeychainService
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceSupport
 
 /// keychaind: the keychain of every device in a KeychainLab world.
@@ -11,7 +13,8 @@ struct Keychaind: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychaind",
         abstract: "Serve the keychains of a KeychainLab world over HTTPS with mutual TLS.",
-        discussion: "Each flag may also be set in the environment: KEYCHAIND_WORLD, KEYCHAIND_STATE, KEYCHAIND_HOST, KEYCHAIND_PORT, LOG_LEVEL."
+        discussion:
+            "Each flag may also be set in the environment: KEYCHAIND_WORLD, KEYCHAIND_STATE, KEYCHAIND_HOST, KEYCHAIND_PORT, KEYCHAIND_CALLS_PORT, LOG_LEVEL."
     )
 
     @Option(help: "The built world (kclab world build --out).")
@@ -26,14 +29,19 @@ struct Keychaind: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = Int(ProcessInfo.processInfo.environment["KEYCHAIND_PORT"] ?? "") ?? 7701
 
+    @Option(help: "The call channel's port (SecItem calls as binary frames over mutual TLS); 0 picks a free one.")
+    var callsPort = Int(ProcessInfo.processInfo.environment["KEYCHAIND_CALLS_PORT"] ?? "") ?? 7702
+
     func run() async throws {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let logger = ServiceLogging.bootstrap(label: "keychaind")
         let configuration = KeychainServer.Configuration(
             world: URL(fileURLWithPath: world),
             state: URL(fileURLWithPath: state),
             host: host,
-            port: port
+            port: port,
+            callsPort: callsPort
         )
-        try await KeychainServer.application(configuration, logger: logger).runService()
+        try await KeychainServer.run(configuration, logger: logger)
     }
 }

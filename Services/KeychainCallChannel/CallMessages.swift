@@ -1,0 +1,147 @@
+public import KeychainAPI
+import KeychainTypes
+
+/// One SecItem call sent on the call channel: what `POST /v1/items/{call}` carries, with an id
+/// that its answer repeats, so that many calls share one connection.
+public struct CallMessage: Sendable, Hashable {
+    /// The SecItem function.
+    public enum Call: UInt8, Sendable, Hashable, CaseIterable {
+        case add = 0
+        case copyMatching, update, delete
+
+        /// The HTTP API's name for it (`add`, `copy-matching`, `update`, `delete`).
+        public var name: String {
+            switch self {
+            case .add: "add"
+            case .copyMatching: "copy-matching"
+            case .update: "update"
+            case .delete: "delete"
+            }
+        }
+
+        /// The call the HTTP API names so.
+        public init?(name: String) {
+            guard let call = Self.allCases.first(where: { $0.name == name }) else { return nil }
+            self = call
+        }
+    }
+
+    public var id: UInt32
+    public var call: Call
+    public var request: KeychainAPI.CallRequest
+
+    public init(id: UInt32, call: Call, request: KeychainAPI.CallRequest) {
+        self.id = id
+        self.call = call
+        self.request = request
+    }
+
+    static let appCall: UInt8 = 1
+
+    /// The message's bytes (without the frame's length).
+    public func encoded() -> [UInt8] {
+        var writer = WireWriter()
+        writer.write(id)
+        writer.write(Self.appCall)
+        writer.write(call.rawValue)
+        writer.write(request.app)
+        writer.write(request.query)
+        if let attributes = request.attributesToUpdate {
+            writer.write(UInt8(1))
+            writer.write(attributes)
+        } else {
+            writer.write(UInt8(0))
+        }
+        return writer.bytes
+    }
+
+    /// Reads a message; the id is returned apart so that even a malformed call can be answered.
+    public static func decode(_ bytes: [UInt8]) -> (id: UInt32?, message: Result<CallMessage, WireError>) {
+        var reader = WireReader(bytes)
+        guard let id = try? reader.readUInt32() else { return (nil, .failure(WireError("the message has no id"))) }
+        do {
+            guard try reader.readByte() == appCall else { throw WireError("unknown message kind") }
+            let byte = try reader.readByte()
+            guard let call = Call(rawValue: byte) else { throw WireError("unknown call \(byte)") }
+            let app = try reader.readString()
+            let query = try reader.readMembers()
+            let attributes = try reader.readByte() == 1 ? try reader.readMembers() : nil
+            guard reader.isAtEnd else { throw WireError("bytes follow the call") }
+            return (id, .success(CallMessage(id: id, call: call, request: .init(app: app, query: query, attributesToUpdate: attributes))))
+        } catch let error as WireError {
+            return (id, .failure(error))
+        } catch {
+            return (id, .failure(WireError("\(error)")))
+        }
+    }
+}
+
+/// keychaind's answer to one ``CallMessage``: the call's result, or why keychaind would not make
+/// it (the HTTP API's ``KeychainAPI/Problem``: `unknownDevice`, `unknownApp`, `badRequest`…).
+public struct AnswerMessage: Sendable, Hashable {
+    public enum Body: Sendable, Hashable {
+        case answer(KeychainAPI.CallResponse)
+        case problem(KeychainAPI.Problem)
+    }
+
+    public var id: UInt32
+    public var body: Body
+
+    public init(id: UInt32, body: Body) {
+        self.id = id
+        self.body = body
+    }
+
+    public func encoded() -> [UInt8] {
+        var writer = WireWriter()
+        writer.write(id)
+        switch body {
+        case .answer(let answer):
+            writer.write(UInt8(0))
+            writer.write(UInt32(bitPattern: answer.status))
+            writer.write(answer.name)
+            if let result = answer.result {
+                writer.write(UInt8(1))
+                writer.write(result)
+            } else {
+                writer.write(UInt8(0))
+            }
+            writer.write(answer.reason ?? "")
+        case .problem(let problem):
+            writer.write(UInt8(1))
+            writer.write(problem.error)
+            writer.write(problem.message)
+            let reasons = problem.reasons ?? []
+            writer.write(UInt32(reasons.count))
+            for reason in reasons { writer.write(reason) }
+        }
+        return writer.bytes
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> AnswerMessage {
+        var reader = WireReader(bytes)
+        let id = try reader.readUInt32()
+        let body: Body
+        switch try reader.readByte() {
+        case 0:
+            let status = Int32(bitPattern: try reader.readUInt32())
+            let name = try reader.readString()
+            let result = try reader.readByte() == 1 ? try reader.readValue() : nil
+            let reason = try reader.readString()
+            var answer = KeychainAPI.CallResponse(status: .success, result: result, reason: reason.isEmpty ? nil : reason)
+            answer.status = status
+            answer.name = name
+            body = .answer(answer)
+        case 1:
+            let code = try reader.readString()
+            let message = try reader.readString()
+            let count = try reader.readUInt32()
+            var reasons: [String] = []
+            for _ in 0..<min(count, 1024) { reasons.append(try reader.readString()) }
+            body = .problem(KeychainAPI.Problem(error: code, message: message, reasons: reasons.isEmpty ? nil : reasons))
+        default:
+            throw WireError("unknown answer kind")
+        }
+        return AnswerMessage(id: id, body: body)
+    }
+}

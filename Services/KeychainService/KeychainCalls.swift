@@ -1,0 +1,110 @@
+import AppIdentity
+import Foundation
+import KeychainAPI
+import KeychainCallChannel
+import KeychainItems
+import KeychainTypes
+import Logging
+
+/// A device's SecItem call as keychaind answers it, whichever way it came (`POST /v1/items/{call}`
+/// or the call channel): the device must have reported its state, the app must be one the device
+/// registered, and the app's access groups come from its verified signature.
+struct KeychainCalls: Sendable {
+    let engine: KeychainEngine
+    let apps: AppRegistry
+    let devices: DeviceRegistry
+    /// Larger `kSecValueData` is refused with errSecParam.
+    static let maximumDataSize = 1 << 20
+
+    /// Why a call was not made; the HTTP API answers it with ``httpStatus``.
+    struct Refusal: Error {
+        let problem: KeychainAPI.Problem
+        let httpStatus: Int
+
+        static func unknownDevice(_ udid: String) -> Refusal {
+            Refusal(
+                problem: .init(error: "unknownDevice", message: "device \(udid) must report its state (PUT /v1/device) first"),
+                httpStatus: 409
+            )
+        }
+
+        static func unknownApp(_ reference: String) -> Refusal {
+            Refusal(
+                problem: .init(error: "unknownApp", message: "this device has not registered app \(reference) (POST /v1/apps)"),
+                httpStatus: 412
+            )
+        }
+    }
+
+    /// Makes `call` for the app `request.app` of device `udid`, and logs it (never a secret).
+    func answer(
+        device udid: String,
+        call: CallMessage.Call,
+        _ request: KeychainAPI.CallRequest,
+        logger: Logger
+    ) async -> Result<
+        KeychainAPI.CallResponse, Refusal
+    > {
+        guard let report = devices.report(for: udid) else { return .failure(.unknownDevice(udid)) }
+        guard let entry = apps.lookup(request.app, device: udid) else { return .failure(.unknownApp(request.app)) }
+        let client = client(entry, device: udid, state: Self.state(report), account: report.iCloudAccount)
+        let result = await perform(call, request, client: client)
+        logger.info(
+            "\(Self.name(call))",
+            metadata: [
+                "app.id": "\(client.appID)", "device.udid": "\(udid)",
+                "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
+            ]
+        )
+        return .success(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
+    }
+
+    /// Apple's name of the function behind a call.
+    static func name(_ call: CallMessage.Call) -> String {
+        switch call {
+        case .add: "SecItemAdd"
+        case .copyMatching: "SecItemCopyMatching"
+        case .update: "SecItemUpdate"
+        case .delete: "SecItemDelete"
+        }
+    }
+
+    func perform(_ call: CallMessage.Call, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {
+        if let oversized = Self.oversizedData(in: body.query) ?? body.attributesToUpdate.flatMap(Self.oversizedData) {
+            return .failure(
+                SecItemError(.param, "\(Self.name(call)): \(oversized) bytes of data is more than the 1 MiB a keychain item may hold")
+            )
+        }
+        switch call {
+        case .add: return await engine.add(body.query, client: client)
+        case .copyMatching: return await engine.copyMatching(body.query, client: client)
+        case .update: return await engine.update(body.query, attributesToUpdate: body.attributesToUpdate ?? [:], client: client)
+        case .delete: return await engine.delete(body.query, client: client)
+        }
+    }
+
+    private static func oversizedData(in dictionary: [String: SecValue]) -> Int? {
+        guard case .data(let data)? = dictionary["v_Data"], data.count > maximumDataSize else { return nil }
+        return data.count
+    }
+
+    func client(_ entry: AppRegistry.Entry, device: String, state: DeviceState, account: String?) -> ClientContext {
+        ClientContext(
+            appID: entry.app.appID.rawValue,
+            entitledGroups: entry.app.accessGroups,
+            device: state,
+            deviceKeychain: "device:\(device)",
+            accountKeychain: account.map { "icloud:\($0)" }
+        )
+    }
+
+    static func state(_ report: KeychainAPI.DeviceReport) -> DeviceState {
+        DeviceState(
+            platform: report.platform,
+            osVersion: report.osVersion,
+            hasPasscode: report.hasPasscode,
+            isLocked: report.isLocked,
+            unlockedSinceBoot: report.unlockedSinceBoot
+        )
+    }
+}

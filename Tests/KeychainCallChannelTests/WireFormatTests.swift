@@ -1,0 +1,77 @@
+import Foundation
+import KeychainAPI
+import KeychainCallChannel
+import KeychainTypes
+import Testing
+
+/// The call channel's byte form: every value survives a round trip, and hostile bytes are a
+/// `WireError`, never a crash or a huge allocation.
+@Suite struct WireFormatTests {
+    static let query: [String: SecValue] = [
+        "class": .string("genp"), "acct": .string("älice ✓"), "v_Data": .data(Data([0, 1, 2, 255])), "pdmn": .string("ak"),
+        "sync": .bool(true), "nega": .bool(false), "type": .integer(-42), "ratio": .double(0.25),
+        "cdat": .date(Date(timeIntervalSinceReferenceDate: 123_456.789_012)), "m_Limit": .string("m_LimitAll"),
+        "list": .array([.string("a"), .integer(Int64.max), .array([])]), "nested": .dictionary(["k": .data(Data()), "e": .dictionary([:])]),
+    ]
+
+    @Test func callsSurviveTheRoundTrip() throws {
+        for call in CallMessage.Call.allCases {
+            let attributes: [String: SecValue]? = call == .update ? ["acct": .string("bob")] : nil
+            let message = CallMessage(
+                id: 0xDEAD_BEEF,
+                call: call,
+                request: KeychainAPI.CallRequest(app: "ref-1", query: Self.query, attributesToUpdate: attributes)
+            )
+            let decoded = CallMessage.decode(message.encoded())
+            #expect(decoded.id == 0xDEAD_BEEF)
+            #expect(try decoded.message.get() == message)
+        }
+    }
+
+    @Test func answersSurviveTheRoundTrip() throws {
+        let answer = AnswerMessage(
+            id: 7,
+            body: .answer(KeychainAPI.CallResponse(status: .itemNotFound, result: .array([.dictionary(Self.query)]), reason: "no item"))
+        )
+        #expect(try AnswerMessage.decode(answer.encoded()) == answer)
+        let empty = AnswerMessage(id: 8, body: .answer(KeychainAPI.CallResponse(status: .success, result: nil, reason: nil)))
+        #expect(try AnswerMessage.decode(empty.encoded()) == empty)
+        let problem = AnswerMessage(id: 9, body: .problem(.init(error: "unknownApp", message: "who?", reasons: ["a", "b"])))
+        #expect(try AnswerMessage.decode(problem.encoded()) == problem)
+    }
+
+    @Test func theHTTPNamesNameTheCalls() {
+        #expect(CallMessage.Call.allCases.map(\.name) == ["add", "copy-matching", "update", "delete"])
+        #expect(CallMessage.Call(name: "copy-matching") == .copyMatching && CallMessage.Call(name: "steal") == nil)
+    }
+
+    static var hostile: [(String, [UInt8])] {
+        let valid = CallMessage(id: 5, call: .add, request: .init(app: "a", query: ["acct": .string("x")])).encoded()
+        var deep: [UInt8] = [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61, 0, 0, 0, 1, 0, 0, 0, 1, 0x6B]
+        for _ in 0..<100 { deep += [8, 0, 0, 0, 1] }
+        return [
+            ("empty", []),
+            ("id only", [0, 0, 0, 5]),
+            ("cut short", Array(valid.dropLast(3))),
+            ("trailing bytes", valid + [0]),
+            ("unknown kind", [0, 0, 0, 5, 9]),
+            ("unknown call", [0, 0, 0, 5, 1, 77]),
+            ("a string longer than the message", [0, 0, 0, 5, 1, 0, 0xFF, 0xFF, 0xFF, 0xF0, 0x61]),
+            ("a count of four billion", [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61, 0xFF, 0xFF, 0xFF, 0xFF]),
+            ("invalid UTF-8", [0, 0, 0, 5, 1, 0, 0, 0, 0, 2, 0xC3, 0x28]),
+            ("an unknown value tag", [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61, 0, 0, 0, 1, 0, 0, 0, 1, 0x6B, 99]),
+            ("arrays nested 100 deep", deep),
+        ]
+    }
+
+    @Test(arguments: hostile)
+    func hostileBytesAreRefused(name: String, bytes: [UInt8]) {
+        let decoded = CallMessage.decode(bytes)
+        guard case .failure = decoded.message else {
+            Issue.record("\(name) was read as a call")
+            return
+        }
+        #expect(decoded.id == (bytes.count >= 4 ? 5 : nil), "\(name): the id is kept to answer with")
+        #expect(throws: (any Error).self) { try AnswerMessage.decode(bytes) }
+    }
+}
