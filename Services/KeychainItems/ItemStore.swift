@@ -9,9 +9,17 @@ public import KeychainTypes
 public protocol ItemStore: Sendable {
     /// Runs `body` with a consistent view of the items.
     func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T
+    /// The items matching `filter`, read with one statement (a store may skip the transaction).
+    func lookup(_ filter: ItemFilter) async throws -> [KeychainItem]
     /// Runs `body` in one transaction; if it throws, nothing it did is kept. The body may run on
     /// another task (the SQLite store commits concurrent writers together), hence `@escaping`.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ItemWriting) throws -> T) async throws -> T
+}
+
+extension ItemStore {
+    public func lookup(_ filter: ItemFilter) async throws -> [KeychainItem] {
+        try await read { try $0.items(matching: filter) }
+    }
 }
 
 /// Finding items.

@@ -25,10 +25,10 @@ extension KeychainEngine {
             var search = try filter(for: query, groups: client.accessGroups, client: client, loadData: query.returnData)
             search.limit = limit.maximum
             let filter = search
-            let found = try await store.read { reader in
+            let found =
                 filter.itemClass == .identity
-                    ? try IdentityJoin.pairs(matching: filter, in: reader).map(\.identity) : try reader.items(matching: filter)
-            }
+                ? try await store.read { try IdentityJoin.pairs(matching: filter, in: $0).map(\.identity) }
+                : try await store.lookup(filter)
             guard !found.isEmpty else {
                 throw SecItemError(.itemNotFound, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
             }

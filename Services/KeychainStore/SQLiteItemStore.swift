@@ -76,16 +76,23 @@ public final class SQLiteItemStore: ItemStore {
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any ItemReading) throws -> T) async throws -> T {
-        try readNow(body)
+        try readNow(transaction: true) { try body($0) }
+    }
+
+    /// One statement is its own snapshot, so no transaction is opened for it (an empty read
+    /// transaction alone costs about 12 µs, a third of a lookup).
+    public func lookup(_ filter: ItemFilter) async throws -> [KeychainItem] {
+        try readNow(transaction: false) { try $0.items(matching: filter) }
     }
 
     /// Reads on the calling thread: a lookup takes tens of microseconds, less than the two hops
     /// an asynchronous read costs (measured: 0.19 ms for an empty async read).
-    private func readNow<T>(_ body: (any ItemReading) throws -> T) throws -> T {
+    private func readNow<T>(transaction: Bool, _ body: (Session) throws -> T) throws -> T {
         let vault = self.vault
-        return try pool.unsafeRead { db in
-            try body(Session(db: db, vault: vault))
+        if transaction {
+            return try pool.read { db in try body(Session(db: db, vault: vault)) }
         }
+        return try pool.unsafeRead { db in try body(Session(db: db, vault: vault)) }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ItemWriting) throws -> T) async throws -> T {

@@ -63,6 +63,13 @@ import WorldTestSupport
                 try $0.items(matching: ItemFilter(keychains: ["dev"], itemClass: .genericPassword, attributes: ["labl": .string("label")], limit: 1))
             }
             #expect(labelled.count == 1)
+            for filter in [
+                ItemFilter(keychains: ["dev"], itemClass: .genericPassword, attributes: ["acct": .string("alice")], loadData: true),
+                ItemFilter(keychains: ["dev", "other"], itemClass: .genericPassword, accessGroups: ["G"], limit: 2),
+            ] {
+                let looked = try await store.lookup(filter)
+                #expect(looked == (try await store.read { try $0.items(matching: filter) }), "a lookup finds what a read finds")
+            }
         }
     }
 
