@@ -7,8 +7,8 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// Calls keychaind directly as a device would, blocking the calling thread: the "direct" path.
-/// SecItem calls go on the call channel, as a device sends them; the rest over HTTP.
+/// Calls keychaind directly as a device does: SecItem calls on the call channel, awaited by
+/// tasks; registrations (awaited) and the health check (blocking a thread) over HTTP.
 final class DirectClient: Sendable {
     private let client: HTTPClient
     private let calls: KeychainCallClient
@@ -28,11 +28,11 @@ final class DirectClient: Sendable {
         try await client.shutdown()
     }
 
-    func send<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, _ body: Body, as: Answer.Type) throws -> Answer {
+    func send<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
         var request = try HTTPClient.Request(url: base + path, method: method)
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(try JSONEncoder().encode(body))
-        let response = try client.execute(request: request).wait()
+        let response = try await client.execute(request: request).get()
         guard response.status == .ok, let body = response.body else {
             throw BenchFailure("keychaind answered \(response.status) to \(path)")
         }
@@ -44,8 +44,8 @@ final class DirectClient: Sendable {
         return Int(response.status.code)
     }
 
-    func call(_ call: CallMessage.Call, app: String, _ query: [String: SecValue]) throws -> Int32 {
-        switch try calls.callFuture(call, KeychainAPI.CallRequest(app: app, query: query)).wait() {
+    func call(_ call: CallMessage.Call, app: String, _ query: [String: SecValue]) async throws -> Int32 {
+        switch try await calls.call(call, KeychainAPI.CallRequest(app: app, query: query)) {
         case .answer(let answer): return answer.status
         case .problem(let problem): throw BenchFailure("keychaind refused the call: \(problem.error): \(problem.message)")
         }

@@ -5,7 +5,9 @@ import KeychainAPI
 import KeychainCallChannel
 import KeychainTypes
 import LabControl
+import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ServiceSupport
 
 /// keychain-bench: keychaind's speed through the full path (app → device → keychaind) and directly,
@@ -32,6 +34,8 @@ struct KeychainBench: AsyncParsableCommand {
     static let apps = (0..<16).map { "bench.app\($0)" }
 
     func run() async throws {
+        // As keychaind and devices do: tasks run on NIO's event loops, next to their connections.
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let folder = URL(fileURLWithPath: state)
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -50,7 +54,7 @@ struct KeychainBench: AsyncParsableCommand {
         let lab = LabState(root: folder.appending(path: "lab"))
         _ = try await Lab.up(world: world, state: lab)
         do {
-            let direct = try report(lab)
+            let direct = try await report(lab)
             try await direct.shutdown()
         } catch {
             _ = await Lab.down(state: lab)
@@ -60,7 +64,7 @@ struct KeychainBench: AsyncParsableCommand {
     }
 
     /// Measures; gives back the direct client, still open, for the caller to shut down.
-    private func report(_ lab: LabState) throws -> DirectClient {
+    private func report(_ lab: LabState) async throws -> DirectClient {
         let endpoint = try JSONSerialization.jsonObject(with: Data(contentsOf: lab.keychaindEndpoint)) as? [String: Any]
         let keychaindPID = Int32(endpoint?["pid"] as? Int ?? 0)
         let callsAddress = (endpoint?["calls"] as? String ?? "").split(separator: ":")
@@ -77,7 +81,7 @@ struct KeychainBench: AsyncParsableCommand {
                 profile: try Data(contentsOf: bundle.appending(path: "embedded.mobileprovision")),
                 codeSignature: try Data(contentsOf: bundle.appending(path: "_CodeSignature/CodeSignature"))
             )
-            references.append(try direct.send(.POST, "/v1/apps", registration, as: KeychainAPI.RegisteredApp.self).app)
+            references.append(try await direct.send(.POST, "/v1/apps", registration, as: KeychainAPI.RegisteredApp.self).app)
         }
         let apps = references
         let control = lab.controlSocket("bench-phone").path
@@ -93,31 +97,33 @@ struct KeychainBench: AsyncParsableCommand {
             let missing = target - filled - added
             if missing > 0 {
                 let base = filled
-                DispatchQueue.concurrentPerform(iterations: 16) { client in
-                    var index = client
-                    while index < missing {
-                        _ = try? direct.call(.add, app: apps[0], Self.item(base + index))
-                        index += 16
+                try await withThrowingDiscardingTaskGroup { group in
+                    for client in 0..<16 {
+                        group.addTask {
+                            for index in stride(from: client, to: missing, by: 16) {
+                                _ = try await direct.call(.add, app: apps[0], Self.item(base + index))
+                            }
+                        }
                     }
                 }
                 filled += missing
             }
             emit("| **\(target) items** | | | | |")
             emit(
-                try measure("direct GET /v1/health (transport only)", clients: 1, duration: duration) { _, _ in
+                try await measure("direct GET /v1/health (transport only)", clients: 1, duration: duration) { _, _ in
                     _ = try direct.get("/v1/health")
                 }.row
             )
             let count = filled
             for clients in [1, 16] {
                 emit(
-                    try measure("direct CopyMatching", clients: clients, duration: duration) { client, round in
-                        let status = try direct.call(.copyMatching, app: apps[client], Self.lookup((round * 7919 + client) % count))
+                    try await measureTasks("direct CopyMatching", clients: clients, duration: duration) { client, round in
+                        let status = try await direct.call(.copyMatching, app: apps[client], Self.lookup((round * 7919 + client) % count))
                         guard status == 0 else { throw BenchFailure("CopyMatching returned \(status)") }
                     }.row
                 )
                 emit(
-                    try measure("full-path CopyMatching", clients: clients, duration: duration) { client, round in
+                    try await measure("full-path CopyMatching", clients: clients, duration: duration) { client, round in
                         let answer = try fullPath.socket(client).exchange(
                             DeviceRequest(.copyMatching, app: Self.apps[client], query: Self.lookup((round * 7919 + client) % count)),
                             as: DeviceResponse.self
@@ -128,8 +134,8 @@ struct KeychainBench: AsyncParsableCommand {
             }
             for clients in [1, 16] {
                 let namespace = "added-\(target)-\(clients)"
-                let measured = try measure("direct Add (durable)", clients: clients, duration: duration) { client, round in
-                    let status = try direct.call(.add, app: apps[client], Self.item(round * 16 + client, account: namespace))
+                let measured = try await measureTasks("direct Add (durable)", clients: clients, duration: duration) { client, round in
+                    let status = try await direct.call(.add, app: apps[client], Self.item(round * 16 + client, account: namespace))
                     guard status == 0 else { throw BenchFailure("Add returned \(status)") }
                 }
                 emit(measured.row)

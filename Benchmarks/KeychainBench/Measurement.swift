@@ -29,14 +29,15 @@ struct Measurement {
 }
 
 /// Runs `clients` workers, each on a thread of its own, for `duration`, each calling `operation` in
-/// a loop. (Not `DispatchQueue.concurrentPerform`: it runs no more iterations at once than there are
-/// cores, so 16 "clients" would be 2 here.)
+/// a loop: apps blocking on their sockets. (Not `DispatchQueue.concurrentPerform`: it runs no more
+/// iterations at once than there are cores, so 16 "clients" would be 2 here.) The caller awaits
+/// the threads without blocking its own, which may be an event loop the workers need.
 func measure(
     _ name: String,
     clients: Int,
     duration: Double,
     _ operation: @escaping @Sendable (_ client: Int, _ round: Int) throws -> Void
-) throws -> Measurement {
+) async throws -> Measurement {
     let deadline = Date().addingTimeInterval(duration)
     let results = LockedArray()
     let start = Date()
@@ -66,9 +67,44 @@ func measure(
         }
         results.append(latencies)
     }
-    finished.wait()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        finished.notify(queue: .global()) { done.resume() }
+    }
     if let failure = results.failure { throw BenchFailure(failure) }
     return Measurement(name: name, clients: clients, latencies: results.all, seconds: Date().timeIntervalSince(start))
+}
+
+/// Runs `clients` workers as tasks for `duration`, each awaiting `operation` in a loop: how a
+/// device's apps reach keychaind (tasks on the event loops, no thread parked per call).
+func measureTasks(
+    _ name: String,
+    clients: Int,
+    duration: Double,
+    _ operation: @escaping @Sendable (_ client: Int, _ round: Int) async throws -> Void
+) async throws -> Measurement {
+    let deadline = Date().addingTimeInterval(duration)
+    let start = Date()
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for client in 0..<clients {
+            group.addTask {
+                var round = 0
+                var latencies: [Double] = []
+                while Date() < deadline {
+                    let begin = DispatchTime.now().uptimeNanoseconds
+                    do {
+                        try await operation(client, round)
+                    } catch {
+                        throw BenchFailure("\(name) client \(client): \(error)")
+                    }
+                    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+                    round += 1
+                }
+                return latencies
+            }
+        }
+        return try await group.reduce(into: []) { $0 += $1 }
+    }
+    return Measurement(name: name, clients: clients, latencies: latencies, seconds: Date().timeIntervalSince(start))
 }
 
 /// Latencies gathered from many threads.

@@ -36,7 +36,8 @@ struct KeychainCalls: Sendable {
         }
     }
 
-    /// Makes `call` for the app `request.app` of device `udid`, and logs it (never a secret).
+    /// Makes `call` for the app `request.app` of device `udid`, and logs it (never a secret): a
+    /// refusal at info, a success at debug.
     func answer(
         device udid: String,
         call: CallMessage.Call,
@@ -49,7 +50,10 @@ struct KeychainCalls: Sendable {
         guard let entry = apps.lookup(request.app, device: udid) else { return .failure(.unknownApp(request.app)) }
         let client = client(entry, device: udid, state: Self.state(report), account: report.iCloudAccount)
         let result = await perform(call, request, client: client)
-        logger.info(
+        // Every refusal is logged with its reason; successful calls only at debug (a lab under
+        // load makes thousands a second, and a log line each cost more than the call).
+        logger.log(
+            level: result.status == .success ? .debug : .info,
             "\(Self.name(call))",
             metadata: [
                 "app.id": "\(client.appID)", "device.udid": "\(udid)",
