@@ -38,17 +38,18 @@ public struct CallMessage: Sendable, Hashable {
 
     static let appCall: UInt8 = 1
 
-    /// The message's bytes (without the frame's length).
+    /// The message's bytes (without the frame's length): the id, the kind, the call, the app's
+    /// reference, the query and, for update only, the attributes, in ``SecValueBinary``'s form.
     public func encoded() -> [UInt8] {
-        var writer = WireWriter()
+        var writer = SecValueBinary.Writer()
         writer.write(id)
         writer.write(Self.appCall)
         writer.write(call.rawValue)
         writer.write(request.app)
-        writer.write(request.query)
+        writer.write(.dictionary(request.query))
         if let attributes = request.attributesToUpdate {
             writer.write(UInt8(1))
-            writer.write(attributes)
+            writer.write(.dictionary(attributes))
         } else {
             writer.write(UInt8(0))
         }
@@ -57,15 +58,15 @@ public struct CallMessage: Sendable, Hashable {
 
     /// Reads a message; the id is returned apart so that even a malformed call can be answered.
     public static func decode(_ bytes: [UInt8]) -> (id: UInt32?, message: Result<CallMessage, WireError>) {
-        var reader = WireReader(bytes)
+        var reader = SecValueBinary.Reader(bytes)
         guard let id = try? reader.readUInt32() else { return (nil, .failure(WireError("the message has no id"))) }
         do {
             guard try reader.readByte() == appCall else { throw WireError("unknown message kind") }
             let byte = try reader.readByte()
             guard let call = Call(rawValue: byte) else { throw WireError("unknown call \(byte)") }
             let app = try reader.readString()
-            let query = try reader.readMembers()
-            let attributes = try reader.readByte() == 1 ? try reader.readMembers() : nil
+            let query = try reader.readDictionary()
+            let attributes = try reader.readByte() == 1 ? try reader.readDictionary() : nil
             guard reader.isAtEnd else { throw WireError("bytes follow the call") }
             return (id, .success(CallMessage(id: id, call: call, request: .init(app: app, query: query, attributesToUpdate: attributes))))
         } catch let error as WireError {
@@ -93,7 +94,7 @@ public struct AnswerMessage: Sendable, Hashable {
     }
 
     public func encoded() -> [UInt8] {
-        var writer = WireWriter()
+        var writer = SecValueBinary.Writer()
         writer.write(id)
         switch body {
         case .answer(let answer):
@@ -119,7 +120,7 @@ public struct AnswerMessage: Sendable, Hashable {
     }
 
     public static func decode(_ bytes: [UInt8]) throws -> AnswerMessage {
-        var reader = WireReader(bytes)
+        var reader = SecValueBinary.Reader(bytes)
         let id = try reader.readUInt32()
         let body: Body
         switch try reader.readByte() {
@@ -143,5 +144,14 @@ public struct AnswerMessage: Sendable, Hashable {
             throw WireError("unknown answer kind")
         }
         return AnswerMessage(id: id, body: body)
+    }
+}
+
+/// A message that is not in the call channel's format.
+public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
     }
 }

@@ -155,6 +155,19 @@ final class AnswerHandler: ChannelDuplexHandler {
 
     // Only touched on the channel's event loop.
     private var waiting: [UInt32: EventLoopPromise<AnswerMessage.Body>] = [:]
+    private var flushScheduled = false
+
+    /// Calls written in the same turn of the event loop share one flush (one system call).
+    func flush(context: ChannelHandlerContext) {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (handler, context) = bound.value
+            handler.flushScheduled = false
+            context.flush()
+        }
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let call = unwrapOutboundIn(data)

@@ -52,6 +52,7 @@ struct CallChannelServer: Service {
     /// Answers one connection's calls until it closes; a malformed frame closes it.
     private func serve(_ connection: NIOAsyncChannel<[UInt8], ByteBuffer>) async {
         let inFlight = InFlightCount()
+        let batcher = AnswerBatcher()
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var device: DeviceIdentity?? = nil
@@ -70,7 +71,7 @@ struct CallChannelServer: Service {
                         group.addTask {
                             defer { inFlight.leave() }
                             let answer = await answer(id: id, message, device: caller)
-                            try await outbound.write(CallFrame.buffer(answer.encoded()))
+                            try await batcher.send(CallFrame.buffer(answer.encoded()), on: outbound)
                         }
                     }
                 }
@@ -111,4 +112,30 @@ private final class InFlightCount: Sendable {
     }
 
     func leave() { count.subtract(1, ordering: .relaxed) }
+}
+
+/// Answers that finish at about the same time leave in one write: the first to finish waits for
+/// the tasks already queued on its event loop to run, and takes every answer they add.
+private final class AnswerBatcher: Sendable {
+    private let pending = Mutex<ByteBuffer?>(nil)
+
+    func send(_ frame: ByteBuffer, on outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        let first = pending.withLock { pending -> Bool in
+            guard pending != nil else {
+                pending = frame
+                return true
+            }
+            pending!.writeImmutableBuffer(frame)
+            return false
+        }
+        guard first else { return }
+        await Task.yield()
+        guard
+            let batch = pending.withLock({ pending in
+                defer { pending = nil }
+                return pending
+            })
+        else { return }
+        try await outbound.write(batch)
+    }
 }

@@ -28,8 +28,8 @@ struct ItemSealing {
 
     /// A 16-byte keyed digest of typed values, for lookups and uniqueness without plaintext.
     func digest(_ values: [SecValue]) -> Data {
-        var hmac = HMAC<SHA256>(key: keys.index)
-        hmac.update(data: SecValueCodec.encode(["v": .array(values)]))
+        var hmac = keys.index
+        hmac.update(data: SecValueBinary.encode(.dictionary(["v": .array(values)])))
         return Data(hmac.finalize()).prefix(16)
     }
 }

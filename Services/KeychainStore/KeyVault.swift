@@ -12,7 +12,8 @@ public final class KeyVault: Sendable {
     /// The keys of one keychain.
     struct Keys: Sendable {
         let seal: SymmetricKey
-        let index: SymmetricKey
+        /// An HMAC already keyed with the index key: each digest copies it rather than keying anew.
+        let index: HMAC<SHA256>
     }
 
     private let directory: URL
@@ -30,7 +31,7 @@ public final class KeyVault: Sendable {
         let master = try masterKey(for: keychain)
         let keys = Keys(
             seal: HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("keychainlab.seal".utf8), outputByteCount: 32),
-            index: HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("keychainlab.index".utf8), outputByteCount: 32)
+            index: HMAC<SHA256>(key: HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("keychainlab.index".utf8), outputByteCount: 32))
         )
         cache.withLock { $0[keychain] = keys }
         return keys

@@ -47,8 +47,9 @@ import Testing
 
     static var hostile: [(String, [UInt8])] {
         let valid = CallMessage(id: 5, call: .add, request: .init(app: "a", query: ["acct": .string("x")])).encoded()
-        var deep: [UInt8] = [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61, 0, 0, 0, 1, 0, 0, 0, 1, 0x6B]
-        for _ in 0..<100 { deep += [8, 0, 0, 0, 1] }
+        // An add (id 5) by app "a", up to its query.
+        let prefix: [UInt8] = [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61]
+        let deep = prefix + [8, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0x6B] + Array([[UInt8]](repeating: [7, 0, 0, 0, 1], count: 100).joined())
         return [
             ("empty", []),
             ("id only", [0, 0, 0, 5]),
@@ -57,9 +58,11 @@ import Testing
             ("unknown kind", [0, 0, 0, 5, 9]),
             ("unknown call", [0, 0, 0, 5, 1, 77]),
             ("a string longer than the message", [0, 0, 0, 5, 1, 0, 0xFF, 0xFF, 0xFF, 0xF0, 0x61]),
-            ("a count of four billion", [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61, 0xFF, 0xFF, 0xFF, 0xFF]),
+            ("a count of four billion", prefix + [8, 0xFF, 0xFF, 0xFF, 0xFF]),
             ("invalid UTF-8", [0, 0, 0, 5, 1, 0, 0, 0, 0, 2, 0xC3, 0x28]),
-            ("an unknown value tag", [0, 0, 0, 5, 1, 0, 0, 0, 0, 1, 0x61, 0, 0, 0, 1, 0, 0, 0, 1, 0x6B, 99]),
+            ("an unknown value tag", prefix + [8, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0x6B, 99]),
+            ("a key that is not text", prefix + [8, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 0, 0, 1, 5, 1, 0]),
+            ("a query that is not a dictionary", prefix + [1, 0, 0, 0, 1, 0x78, 0]),
             ("arrays nested 100 deep", deep),
         ]
     }
