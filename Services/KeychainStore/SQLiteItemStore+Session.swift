@@ -17,8 +17,10 @@ extension SQLiteItemStore {
         func items(matching filter: ItemFilter) throws -> [KeychainItem] {
             var conditions = ["class = ?"]
             var arguments: [any DatabaseValueConvertible] = [filter.itemClass.rawValue]
-            conditions.append("keychain IN (\(placeholders(filter.keychains.count)))")
-            arguments += filter.keychains
+            // The rows' keychains are among the filter's: their numbers lead back to their names.
+            let names = Dictionary(filter.keychains.map { (KeychainNumber.of($0), $0) }, uniquingKeysWith: { first, _ in first })
+            conditions.append("kc IN (\(placeholders(names.count)))")
+            arguments += Array(names.keys)
             if !filter.includeTombstones {
                 conditions.append("tomb = 0")
             }
@@ -41,7 +43,7 @@ extension SQLiteItemStore {
                 arguments += digests
             }
             let residual = filter.attributes.keys.contains { $0 != "agrp" && !SQLiteItemStore.indexed.contains($0) }
-            var sql = "SELECT keychain, class, uuid, tomb, attributes\(filter.loadData ? ", data" : "") FROM items WHERE "
+            var sql = "SELECT kc, class, uuid, tomb, attributes\(filter.loadData ? ", data" : "") FROM items WHERE "
             sql += conditions.joined(separator: " AND ") + " ORDER BY id"
             if !residual, let limit = filter.limit { sql += " LIMIT \(limit)" }
 
@@ -50,7 +52,9 @@ extension SQLiteItemStore {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 // A row that cannot be opened is skipped, as securityd skips corrupt items.
-                guard let item = try? item(from: row, loadData: filter.loadData), filter.admits(item) else { continue }
+                guard let keychain = names[row["kc"]], let item = try? item(from: row, keychain: keychain, loadData: filter.loadData),
+                    filter.admits(item)
+                else { continue }
                 items.append(item)
                 if let limit = filter.limit, items.count >= limit { break }
             }
@@ -60,9 +64,10 @@ extension SQLiteItemStore {
         func insert(_ item: KeychainItem) throws {
             let sealing = try ItemSealing(keys: vault.keys(for: item.keychain))
             try clearConflicts(item, digest: sealing.digest(item.primaryKey), except: nil)
+            try remember(item.keychain)
             try db.execute(
                 sql: """
-                    INSERT INTO items (keychain, class, uuid, agrp, sync, tomb, pk, acct, svce, srvr, attributes, data)
+                    INSERT INTO items (kc, class, uuid, agrp, sync, tomb, pk, acct, svce, srvr, attributes, data)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: StatementArguments(try columns(item, sealing: sealing))
@@ -72,9 +77,10 @@ extension SQLiteItemStore {
         func replace(_ old: KeychainItem, with new: KeychainItem) throws {
             let sealing = try ItemSealing(keys: vault.keys(for: new.keychain))
             try clearConflicts(new, digest: sealing.digest(new.primaryKey), except: old.uuid)
+            try remember(new.keychain)
             try db.execute(
                 sql: """
-                    UPDATE items SET keychain = ?, class = ?, uuid = ?, agrp = ?, sync = ?, tomb = ?, pk = ?, acct = ?, svce = ?,
+                    UPDATE items SET kc = ?, class = ?, uuid = ?, agrp = ?, sync = ?, tomb = ?, pk = ?, acct = ?, svce = ?,
                     srvr = ?, attributes = ?, data = ? WHERE uuid = ?
                     """,
                 arguments: StatementArguments(try columns(new, sealing: sealing) + [uuidBytes(old.uuid)])
@@ -90,8 +96,8 @@ extension SQLiteItemStore {
         private func clearConflicts(_ item: KeychainItem, digest: Data, except uuid: UUID?) throws {
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT uuid, tomb FROM items WHERE keychain = ? AND class = ? AND pk = ?",
-                arguments: [item.keychain, item.itemClass.rawValue, digest]
+                sql: "SELECT uuid, tomb FROM items WHERE kc = ? AND class = ? AND pk = ?",
+                arguments: [KeychainNumber.of(item.keychain), item.itemClass.rawValue, digest]
             )
             for row in rows {
                 let rowUUID: Data = row["uuid"]
@@ -110,14 +116,19 @@ extension SQLiteItemStore {
                 item.attributes[code].map { sealing.digest([$0]) }
             }
             let head: [(any DatabaseValueConvertible)?] = [
-                item.keychain, item.itemClass.rawValue, uuidBytes(item.uuid), item.accessGroup,
+                KeychainNumber.of(item.keychain), item.itemClass.rawValue, uuidBytes(item.uuid), item.accessGroup,
                 item.isSynchronizable ? 1 : 0, item.isTombstone ? 1 : 0, sealing.digest(item.primaryKey),
             ]
             return head + lookups + [attributes, data]
         }
 
-        private func item(from row: Row, loadData: Bool) throws -> KeychainItem {
-            let keychain: String = row["keychain"]
+        /// Keeps the keychain's name beside its number, for listings.
+        private func remember(_ keychain: String) throws {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO keychains (id, name) VALUES (?, ?)")
+                .execute(arguments: [KeychainNumber.of(keychain), keychain])
+        }
+
+        private func item(from row: Row, keychain: String, loadData: Bool) throws -> KeychainItem {
             let className: String = row["class"]
             let uuidData: Data = row["uuid"]
             guard let itemClass = ItemClass(rawValue: className), uuidData.count == 16 else {

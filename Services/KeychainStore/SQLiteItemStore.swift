@@ -72,6 +72,43 @@ public final class SQLiteItemStore: ItemStore {
                     """
             )
         }
+        migrator.registerMigration("keychain-numbers-v3") { db in
+            // Indexes led with the keychain's name; they now lead with its number (KeychainNumber),
+            // which halves them. Existing rows keep their ids, so insertion order is kept.
+            try db.execute(sql: "CREATE TABLE keychains (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
+            for name in try String.fetchAll(db, sql: "SELECT DISTINCT keychain FROM items") {
+                try db.execute(sql: "INSERT INTO keychains (id, name) VALUES (?, ?)", arguments: [KeychainNumber.of(name), name])
+            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE items_v3 (
+                        id INTEGER PRIMARY KEY,
+                        kc INTEGER NOT NULL,
+                        class TEXT NOT NULL,
+                        uuid BLOB NOT NULL UNIQUE,
+                        agrp TEXT NOT NULL,
+                        sync INTEGER NOT NULL,
+                        tomb INTEGER NOT NULL,
+                        pk BLOB NOT NULL,
+                        acct BLOB,
+                        svce BLOB,
+                        srvr BLOB,
+                        attributes BLOB NOT NULL,
+                        data BLOB
+                    );
+                    INSERT INTO items_v3
+                        SELECT items.id, keychains.id, class, uuid, agrp, sync, tomb, pk, acct, svce, srvr, attributes, data
+                        FROM items JOIN keychains ON keychains.name = items.keychain;
+                    DROP TABLE items;
+                    ALTER TABLE items_v3 RENAME TO items;
+                    CREATE UNIQUE INDEX items_primary_key ON items(kc, class, pk);
+                    CREATE INDEX items_groups ON items(kc, class, agrp, sync, tomb);
+                    CREATE INDEX items_acct ON items(kc, class, acct, id);
+                    CREATE INDEX items_svce_acct ON items(kc, class, svce, acct, id);
+                    CREATE INDEX items_srvr_acct ON items(kc, class, srvr, acct, id);
+                    """
+            )
+        }
         return migrator
     }
 
@@ -105,7 +142,7 @@ public final class SQLiteItemStore: ItemStore {
     /// Removes every item of `keychain` and forgets its keys.
     public func erase(keychain: String) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM items WHERE keychain = ?", arguments: [keychain])
+            try db.execute(sql: "DELETE FROM items WHERE kc = ?", arguments: [KeychainNumber.of(keychain)])
         }
         try vault.destroy(keychain)
     }
@@ -120,7 +157,10 @@ public final class SQLiteItemStore: ItemStore {
     /// How many live items each keychain holds.
     public func counts() async throws -> [String: Int] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT keychain, COUNT(*) AS n FROM items WHERE tomb = 0 GROUP BY keychain")
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT keychains.name AS keychain, COUNT(*) AS n FROM items JOIN keychains ON keychains.id = items.kc WHERE tomb = 0 GROUP BY kc"
+            )
             var counts: [String: Int] = [:]
             for row in rows { counts[row["keychain"]] = row["n"] }
             return counts
