@@ -159,7 +159,10 @@ public final class SQLiteItemStore: ItemStore {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT keychains.name AS keychain, COUNT(*) AS n FROM items JOIN keychains ON keychains.id = items.kc WHERE tomb = 0 GROUP BY kc"
+                sql: """
+                    SELECT keychains.name AS keychain, COUNT(*) AS n FROM items JOIN keychains ON keychains.id = items.kc
+                    WHERE tomb = 0 GROUP BY kc
+                    """
             )
             var counts: [String: Int] = [:]
             for row in rows { counts[row["keychain"]] = row["n"] }
