@@ -44,6 +44,13 @@ final class DirectClient: Sendable {
         return Int(response.status.code)
     }
 
+    /// A call for an app keychaind does not know, refused before the engine: the channel alone.
+    func refusedCall() async throws {
+        guard case .problem = try await calls.call(.copyMatching, KeychainAPI.CallRequest(app: "-", query: [:])) else {
+            throw BenchFailure("keychaind answered a call for an unknown app")
+        }
+    }
+
     func call(_ call: CallMessage.Call, app: String, _ query: [String: SecValue]) async throws -> Int32 {
         switch try await calls.call(call, KeychainAPI.CallRequest(app: app, query: query)) {
         case .answer(let answer): return answer.status

@@ -114,6 +114,11 @@ struct KeychainBench: AsyncParsableCommand {
                     _ = try direct.get("/v1/health")
                 }.row
             )
+            emit(
+                try await measureTasks("direct call channel round trip (refused at once)", clients: 1, duration: duration) { _, _ in
+                    try await direct.refusedCall()
+                }.row
+            )
             let count = filled
             for clients in [1, 16] {
                 emit(

@@ -66,6 +66,10 @@ public final class KeychainCallClient: Sendable {
         let (id, slot, started) = state.withLock { state -> (UInt32, Slot, (EventLoopFuture<any Channel>, Int, Int)?) in
             guard !state.isShutDown else { return (0, .idle, nil) }
             state.nextID &+= 1
+            // A caller already on a connection's event loop writes there: no thread hop.
+            for slot in state.slots {
+                if case .open(let channel) = slot, channel.eventLoop.inEventLoop, channel.isActive { return (state.nextID, slot, nil) }
+            }
             let index = Int(state.nextID % UInt32(state.slots.count))
             switch state.slots[index] {
             case .open(let channel) where channel.isActive:
