@@ -52,7 +52,7 @@ extension SQLiteItemStore {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 // A row that cannot be opened is skipped, as securityd skips corrupt items.
-                guard let keychain = names[row["kc"]], let item = try? item(from: row, keychain: keychain, loadData: filter.loadData),
+                guard let keychain = names[row[Column.keychain]], let item = try? item(from: row, keychain: keychain, loadData: filter.loadData),
                     filter.admits(item)
                 else { continue }
                 items.append(item)
@@ -128,21 +128,31 @@ extension SQLiteItemStore {
                 .execute(arguments: [KeychainNumber.of(keychain), keychain])
         }
 
+        /// The selected columns by position (a name costs a search of the row's columns).
+        private enum Column {
+            static let keychain = 0
+            static let itemClass = 1
+            static let uuid = 2
+            static let tomb = 3
+            static let attributes = 4
+            static let data = 5
+        }
+
         private func item(from row: Row, keychain: String, loadData: Bool) throws -> KeychainItem {
-            let className: String = row["class"]
-            let uuidData: Data = row["uuid"]
+            let className: String = row[Column.itemClass]
+            let uuidData: Data = row[Column.uuid]
             guard let itemClass = ItemClass(rawValue: className), uuidData.count == 16 else {
                 throw StoreFailure("a row has no valid class or UUID")
             }
             let uuid = uuidData.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
             let sealing = try ItemSealing(keys: vault.keys(for: keychain))
             let context = ItemSealing.context(uuid, itemClass, keychain)
-            let attributes = try SecValueCodec.decode(sealing.open(row["attributes"], context: context))
+            let attributes = try SecValueCodec.decode(sealing.open(row[Column.attributes], context: context))
             var data: Data? = nil
-            if loadData, let sealed: Data = row["data"] {
+            if loadData, let sealed: Data = row[Column.data] {
                 data = try sealing.open(sealed, context: context + Data("data".utf8))
             }
-            let tomb: Int = row["tomb"]
+            let tomb: Int = row[Column.tomb]
             return KeychainItem(keychain: keychain, itemClass: itemClass, uuid: uuid, attributes: attributes, data: data, isTombstone: tomb == 1)
         }
 
