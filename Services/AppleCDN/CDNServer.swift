@@ -1,6 +1,6 @@
 public import Foundation
 import HTTPTypes
-public import Hummingbird
+import Hummingbird
 import HummingbirdTLS
 public import Logging
 import NIOCore
@@ -28,7 +28,7 @@ public enum CDNServer {
             world: URL,
             state: URL,
             host: String = "127.0.0.1",
-            port: Int = 7703,
+            port: Int = 7704,
             resolve: [String: (address: String, port: Int?)] = [:],
             maxAge: Int = CDNAnswer.successMaxAge
         ) {
@@ -43,13 +43,24 @@ public enum CDNServer {
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
-    /// The application, ready to run as a Service.
-    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
+    /// Runs the CDN until SIGTERM or SIGINT, then closes its HTTP client.
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
         let fetcher = SiteFetcher(
             trustRoots: try TLSIdentities.webRoots(world: configuration.world),
             resolve: configuration.resolve,
             userAgent: "AASA-Bot/1.0.0"
         )
+        do {
+            try await application(configuration, fetcher: fetcher, logger: logger).runService()
+        } catch {
+            await fetcher.shutdown()
+            throw error
+        }
+        await fetcher.shutdown()
+    }
+
+    /// The application, fetching sites with `fetcher`.
+    static func application(_ configuration: Configuration, fetcher: SiteFetcher, logger: Logger) throws -> some ApplicationProtocol {
         let maxAge = configuration.maxAge
         let cache = CDNCache { authority in
             CDNAnswer.from(await fetcher.fetchFile(SiteFetcher.locations(for: authority)), successMaxAge: maxAge)

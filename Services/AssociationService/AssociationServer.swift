@@ -1,12 +1,14 @@
 import AppIdentity
+import AssociationAPI
 import CMSSupport
 public import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOSSL
 import ServiceSupport
+import SiteAssociation
 import SiteAssociationFetch
 import WorldBuilder
 
@@ -46,12 +48,48 @@ public enum AssociationServer {
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
+    /// Runs associationd until SIGTERM or SIGINT: the API, and a retry of the pending sites that
+    /// are due every `retryTick` seconds; then closes its HTTP client.
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
+        let fetcher = SiteFetcher(trustRoots: try TLSIdentities.webRoots(world: configuration.world), resolve: configuration.resolve)
+        do {
+            try await serve(configuration, fetcher: fetcher, logger: logger)
+        } catch {
+            await fetcher.shutdown()
+            throw error
+        }
+        await fetcher.shutdown()
+    }
+
+    private static func serve(_ configuration: Configuration, fetcher: SiteFetcher, logger: Logger) async throws {
+        let (app, center) = try application(configuration, fetcher: fetcher, logger: logger)
+        let tick = configuration.retryTick
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(tick))
+                    for record in (try? await center.retryDue()) ?? [] {
+                        logger.info(
+                            "retried",
+                            metadata: ["app.id": "\(record.appID)", "entry": "\(record.entry)", "state": "\(record.state.rawValue)"]
+                        )
+                    }
+                }
+            }
+            try await app.runService()
+            group.cancelAll()
+        }
+    }
+
     /// The application, and the center whose retries the caller schedules.
-    public static func application(_ configuration: Configuration, logger: Logger) throws -> (some ApplicationProtocol, AssociationCenter) {
+    static func application(
+        _ configuration: Configuration,
+        fetcher: SiteFetcher,
+        logger: Logger
+    ) throws -> (some ApplicationProtocol, AssociationCenter) {
         let layout = WorldLayout(root: configuration.world)
         let webTrust = try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.webRootCA)))
         let appleTrust = try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))
-        let fetcher = SiteFetcher(trustRoots: try TLSIdentities.webRoots(world: configuration.world), resolve: configuration.resolve)
         let center = AssociationCenter(
             store: try AssociationStore(directory: configuration.state),
             judge: AssociationVerifier(fetcher: fetcher, trust: webTrust, cdn: configuration.cdn)

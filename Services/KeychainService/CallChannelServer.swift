@@ -1,3 +1,4 @@
+import Foundation
 import KeychainAPI
 import KeychainCallChannel
 import Logging
@@ -6,15 +7,13 @@ import NIOPosix
 import NIOSSL
 import ServiceLifecycle
 import ServiceSupport
-import Synchronization
 
 /// keychaind's call channel: devices keep a few mutual-TLS connections open and send SecItem
 /// calls on them as binary frames, many at once, each answered by id. It makes the same calls as
 /// `POST /v1/items/{call}` (``KeychainCalls``), without an HTTP request and a JSON document per
 /// call; everything else stays on the HTTP API.
 struct CallChannelServer: Service {
-    private let server: NIOAsyncChannel<NIOAsyncChannel<[UInt8], ByteBuffer>, Never>
-    private let calls: KeychainCalls
+    private let server: any Channel
     private let logger: Logger
     /// Calls one connection may have in flight; more are refused at once with `tooManyCalls`.
     static let maximumInFlight = 1024
@@ -26,62 +25,119 @@ struct CallChannelServer: Service {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
+            .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CallFrameDecoder()))
-                    return try NIOAsyncChannel<[UInt8], ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try channel.pipeline.syncOperations.addHandler(CallHandler(calls: calls, logger: logger))
                 }
             }
-        return CallChannelServer(server: server, calls: calls, logger: logger)
+            .bind(host: host, port: port)
+            .get()
+        return CallChannelServer(server: server, logger: logger)
     }
 
     /// The bound port.
-    var port: Int { server.channel.localAddress?.port ?? 0 }
+    var port: Int { server.localAddress?.port ?? 0 }
 
+    /// Serves until graceful shutdown, then stops accepting; open connections close with the process.
     func run() async throws {
-        try await withThrowingDiscardingTaskGroup { group in
-            try await server.executeThenClose { connections in
-                for try await connection in connections.cancelOnGracefulShutdown() {
-                    group.addTask { await serve(connection) }
-                }
-            }
+        try? await gracefulShutdown()
+        try await server.close()
+    }
+}
+
+/// One connection: each call is made in a task of its own, so calls overlap; each answer is
+/// written when its call is done, and the answers of one turn of the event loop share one flush.
+private final class CallHandler: ChannelInboundHandler {
+    typealias InboundIn = [UInt8]
+    typealias OutboundOut = ByteBuffer
+
+    private let calls: KeychainCalls
+    private let logger: Logger
+    // Only touched on the channel's event loop.
+    private var device: DeviceIdentity?? = nil
+    private var inFlight = 0
+    private var flushScheduled = false
+
+    init(calls: KeychainCalls, logger: Logger) {
+        self.calls = calls
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let (id, message) = CallMessage.decode(unwrapInboundIn(data))
+        guard let id else {
+            logger.debug("a call channel frame without an id: closing the connection")
+            context.close(promise: nil)
+            return
+        }
+        guard inFlight < CallChannelServer.maximumInFlight else {
+            let refusal = KeychainAPI.Problem(error: "tooManyCalls", message: "more than \(CallChannelServer.maximumInFlight) calls in flight")
+            send(AnswerMessage(id: id, body: .problem(refusal)), context: context)
+            return
+        }
+        // The handshake is done once a frame arrives: the certificate is known.
+        if device == nil { device = .some(Self.device(context)) }
+        let caller = device ?? nil
+        inFlight += 1
+        Self.start(id: id, message, device: caller, calls: calls, logger: logger, NIOLoopBound((self, context), eventLoop: context.eventLoop))
+    }
+
+    /// A task per call (structured concurrency cannot reach into a channel handler): it runs on
+    /// the channel's event loop, makes the call, and hands the answer back to the handler.
+    private static func start(
+        id: UInt32,
+        _ message: Result<CallMessage, WireError>,
+        device: DeviceIdentity?,
+        calls: KeychainCalls,
+        logger: Logger,
+        _ bound: NIOLoopBound<(CallHandler, ChannelHandlerContext)>
+    ) {
+        Task {
+            let answer = await answer(id: id, message, device: device, calls: calls, logger: logger)
+            bound.eventLoop.execute { deliver(answer, bound) }
         }
     }
 
-    /// Answers one connection's calls until it closes; a malformed frame closes it.
-    private func serve(_ connection: NIOAsyncChannel<[UInt8], ByteBuffer>) async {
-        let inFlight = InFlightCount()
-        let batcher = AnswerBatcher()
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                var device: DeviceIdentity?? = nil
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await bytes in inbound {
-                        // The handshake is done once a frame arrives: the certificate is known.
-                        if device == nil { device = .some(await DeviceIdentity.of(connection.channel)) }
-                        let caller = device ?? nil
-                        let (id, message) = CallMessage.decode(bytes)
-                        guard let id else { throw WireError("a frame without an id") }
-                        if !inFlight.enter(limit: Self.maximumInFlight) {
-                            let refusal = KeychainAPI.Problem(error: "tooManyCalls", message: "more than \(Self.maximumInFlight) calls in flight")
-                            try await outbound.write(CallFrame.buffer(AnswerMessage(id: id, body: .problem(refusal)).encoded()))
-                            continue
-                        }
-                        group.addTask {
-                            defer { inFlight.leave() }
-                            let answer = await answer(id: id, message, device: caller)
-                            try await batcher.send(CallFrame.buffer(answer.encoded()), on: outbound)
-                        }
-                    }
-                }
-            }
-        } catch {
-            logger.debug("a call channel connection ended", metadata: ["error": "\(error)"])
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("a call channel connection failed", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+
+    private static func deliver(_ answer: AnswerMessage, _ bound: NIOLoopBound<(CallHandler, ChannelHandlerContext)>) {
+        let (handler, context) = bound.value
+        handler.inFlight -= 1
+        handler.send(answer, context: context)
+    }
+
+    private func send(_ answer: AnswerMessage, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(CallFrame.buffer(answer.encoded(), allocator: context.channel.allocator)), promise: nil)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (handler, context) = bound.value
+            handler.flushScheduled = false
+            context.flush()
         }
     }
 
-    private func answer(id: UInt32, _ message: Result<CallMessage, WireError>, device: DeviceIdentity?) async -> AnswerMessage {
+    /// The device whose certificate the connection presented; nil for any other certificate.
+    private static func device(_ context: ChannelHandlerContext) -> DeviceIdentity? {
+        guard let handler = try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self),
+            let certificate = handler.peerCertificate, let der = try? certificate.toDERBytes()
+        else { return nil }
+        return DeviceIdentity(certificateDER: Data(der))
+    }
+
+    private static func answer(
+        id: UInt32,
+        _ message: Result<CallMessage, WireError>,
+        device: DeviceIdentity?,
+        calls: KeychainCalls,
+        logger: Logger
+    ) async -> AnswerMessage {
         guard let device else {
             return AnswerMessage(
                 id: id,
@@ -97,45 +153,5 @@ struct CallChannelServer: Service {
             case .failure(let refusal): return AnswerMessage(id: id, body: .problem(refusal.problem))
             }
         }
-    }
-}
-
-/// How many calls one connection has in flight.
-private final class InFlightCount: Sendable {
-    private let count = Atomic<Int>(0)
-
-    /// Counts one more call, unless `limit` are already in flight.
-    func enter(limit: Int) -> Bool {
-        if count.add(1, ordering: .relaxed).newValue <= limit { return true }
-        count.subtract(1, ordering: .relaxed)
-        return false
-    }
-
-    func leave() { count.subtract(1, ordering: .relaxed) }
-}
-
-/// Answers that finish at about the same time leave in one write: the first to finish waits for
-/// the tasks already queued on its event loop to run, and takes every answer they add.
-private final class AnswerBatcher: Sendable {
-    private let pending = Mutex<ByteBuffer?>(nil)
-
-    func send(_ frame: ByteBuffer, on outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        let first = pending.withLock { pending -> Bool in
-            guard pending != nil else {
-                pending = frame
-                return true
-            }
-            pending!.writeImmutableBuffer(frame)
-            return false
-        }
-        guard first else { return }
-        await Task.yield()
-        guard
-            let batch = pending.withLock({ pending in
-                defer { pending = nil }
-                return pending
-            })
-        else { return }
-        try await outbound.write(batch)
     }
 }

@@ -27,7 +27,7 @@ public enum KeychainServer {
         /// The call channel's port; 0 picks a free one (written to the endpoint file as `calls`).
         public var callsPort: Int
 
-        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7701, callsPort: Int = 7702) {
+        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7701, callsPort: Int = 7711) {
             self.world = world
             self.state = state
             self.host = host

@@ -1,4 +1,5 @@
 public import Foundation
+import NIOCore
 public import NIOSSL
 import WorldBuilder
 
@@ -16,6 +17,9 @@ public enum TLSIdentities {
         configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(layout.url(WorldLayout.rootCA).path))
         configuration.certificateVerification = .noHostnameVerification
         configuration.minimumTLSVersion = .tlsv12
+        // On shutdown, a connection a client keeps alive waited 5 s for the client's close_notify
+        // (NIOSSL's default), which held every service's exit for 5 s.
+        configuration.shutdownTimeout = .milliseconds(250)
         return configuration
     }
 

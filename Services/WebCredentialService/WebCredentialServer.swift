@@ -1,7 +1,7 @@
 import AppIdentity
 import CMSSupport
 public import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdTLS
 public import Logging
 import NIOCore
@@ -34,14 +34,35 @@ public enum WebCredentialServer {
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
-    /// The application, ready to run as a Service.
-    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
+    /// Runs webcredentiald until SIGTERM or SIGINT, then closes its connections to keychaind and
+    /// associationd (an HTTP client must be shut down before it goes).
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
+        let tls = try TLSIdentities.systemServiceClient(world: configuration.world, service: "webcredentiald")
+        let keychaind = ServiceClient(baseURL: configuration.keychaind, tls: tls)
+        let associationd = ServiceClient(baseURL: configuration.associationd, tls: tls)
+        do {
+            try await application(configuration, keychaind: keychaind, associationd: associationd, logger: logger).runService()
+        } catch {
+            await keychaind.shutdown()
+            await associationd.shutdown()
+            throw error
+        }
+        await keychaind.shutdown()
+        await associationd.shutdown()
+    }
+
+    /// The application, ready to run as a Service, calling keychaind and associationd with the clients given.
+    static func application(
+        _ configuration: Configuration,
+        keychaind: ServiceClient,
+        associationd: ServiceClient,
+        logger: Logger
+    ) throws -> some ApplicationProtocol {
         let layout = WorldLayout(root: configuration.world)
-        let client = try TLSIdentities.systemServiceClient(world: configuration.world, service: "webcredentiald")
         let routes = WebCredentialRoutes(
             verifier: SignatureVerifier(trust: try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))),
-            keychaind: ServiceClient(baseURL: configuration.keychaind, tls: client),
-            associationd: ServiceClient(baseURL: configuration.associationd, tls: client),
+            keychaind: keychaind,
+            associationd: associationd,
             approvals: try ApprovalStore(directory: configuration.state)
         )
         let router = Router(context: DeviceRequestContext.self)

@@ -55,17 +55,6 @@ struct Associationd: AsyncParsableCommand {
             resolve: resolutions,
             retryTick: retryTick
         )
-        let (app, center) = try AssociationServer.application(configuration, logger: logger)
-        let tick = retryTick
-        let retries = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(tick))
-                for record in (try? await center.retryDue()) ?? [] {
-                    logger.info("retried", metadata: ["app.id": "\(record.appID)", "entry": "\(record.entry)", "state": "\(record.state.rawValue)"])
-                }
-            }
-        }
-        defer { retries.cancel() }
-        try await app.runService()
+        try await AssociationServer.run(configuration, logger: logger)
     }
 }

@@ -25,7 +25,7 @@ struct CDN: AsyncParsableCommand {
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 7703
+    var port = 7704
 
     @Option(help: "Reach a site at ADDR:PORT instead of asking DNS: HOST=ADDR:PORT (repeatable).")
     var resolve: [String] = []
@@ -50,6 +50,6 @@ struct CDN: AsyncParsableCommand {
             resolve: resolutions,
             maxAge: maxAge
         )
-        try await CDNServer.application(configuration, logger: logger).runService()
+        try await CDNServer.run(configuration, logger: logger)
     }
 }

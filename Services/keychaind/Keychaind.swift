@@ -30,7 +30,7 @@ struct Keychaind: AsyncParsableCommand {
     var port = Int(ProcessInfo.processInfo.environment["KEYCHAIND_PORT"] ?? "") ?? 7701
 
     @Option(help: "The call channel's port (SecItem calls as binary frames over mutual TLS); 0 picks a free one.")
-    var callsPort = Int(ProcessInfo.processInfo.environment["KEYCHAIND_CALLS_PORT"] ?? "") ?? 7702
+    var callsPort = Int(ProcessInfo.processInfo.environment["KEYCHAIND_CALLS_PORT"] ?? "") ?? 7711
 
     func run() async throws {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()

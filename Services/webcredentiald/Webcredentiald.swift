@@ -46,6 +46,6 @@ struct Webcredentiald: AsyncParsableCommand {
             keychaind: keychaind,
             associationd: associationd
         )
-        try await WebCredentialServer.application(configuration, logger: logger).runService()
+        try await WebCredentialServer.run(configuration, logger: logger)
     }
 }
