@@ -159,18 +159,11 @@ final class AnswerHandler: ChannelDuplexHandler {
 
     // Only touched on the channel's event loop.
     private var waiting: [UInt32: EventLoopPromise<AnswerMessage.Body>] = [:]
-    private var flushScheduled = false
+    private let flusher = OneFlushPerTurn()
 
     /// Calls written in the same turn of the event loop share one flush (one system call).
     func flush(context: ChannelHandlerContext) {
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        context.eventLoop.execute {
-            let (handler, context) = bound.value
-            handler.flushScheduled = false
-            context.flush()
-        }
+        flusher.flush(context)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

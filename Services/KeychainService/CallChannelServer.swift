@@ -58,7 +58,7 @@ private final class CallHandler: ChannelInboundHandler {
     // Only touched on the channel's event loop.
     private var device: DeviceIdentity?? = nil
     private var inFlight = 0
-    private var flushScheduled = false
+    private let flusher = OneFlushPerTurn()
 
     init(calls: KeychainCalls, logger: Logger) {
         self.calls = calls
@@ -113,14 +113,7 @@ private final class CallHandler: ChannelInboundHandler {
 
     private func send(_ answer: AnswerMessage, context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(CallFrame.buffer(answer.encoded(), allocator: context.channel.allocator)), promise: nil)
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        context.eventLoop.execute {
-            let (handler, context) = bound.value
-            handler.flushScheduled = false
-            context.flush()
-        }
+        flusher.flush(context)
     }
 
     /// The device whose certificate the connection presented; nil for any other certificate.
