@@ -171,6 +171,7 @@ let package = Package(
                 "KeychainItems",
                 "KeychainTypes",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Services/KeychainStore",
@@ -616,7 +617,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainStoreTests",
-            dependencies: ["AppIdentity", "KeychainItems", "KeychainStore", "KeychainTypes", "WorldTestSupport"],
+            dependencies: [
+                "AppIdentity", "KeychainItems", "KeychainStore", "KeychainTypes", "WorldTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/KeychainStoreTests",
             swiftSettings: strictSettings
         ),

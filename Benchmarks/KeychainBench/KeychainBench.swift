@@ -31,6 +31,9 @@ struct KeychainBench: AsyncParsableCommand {
     @Flag(help: "Measure only the engine and store, in this process.")
     var engineOnly = false
 
+    @Option(help: ArgumentHelp("Run only the measurements whose label contains this text.", discussion: "A label is a measurement's name and its clients in parentheses, e.g. \"direct CopyMatching (1)\"; useful with a profiler attached."))
+    var only: String?
+
     static let apps = (0..<16).map { "bench.app\($0)" }
 
     func run() async throws {
@@ -43,7 +46,12 @@ struct KeychainBench: AsyncParsableCommand {
             emit("| measurement | clients | median ms | p99 ms | ops/s |")
             emit("| --- | --- | --- | --- | --- |")
             for count in items.sorted() {
-                for measurement in try await EngineBench.run(items: count, duration: duration, folder: folder.appending(path: "\(count)")) {
+                for measurement in try await EngineBench.run(
+                    items: count,
+                    duration: duration,
+                    folder: folder.appending(path: "\(count)"),
+                    wanted: { wanted($0, clients: 1) }
+                ) {
                     emit(measurement.row)
                 }
             }
@@ -109,24 +117,31 @@ struct KeychainBench: AsyncParsableCommand {
                 filled += missing
             }
             emit("| **\(target) items** | | | | |")
-            emit(
-                try await measure("direct GET /v1/health (transport only)", clients: 1, duration: duration) { _, _ in
-                    _ = try direct.get("/v1/health")
-                }.row
-            )
-            emit(
-                try await measureTasks("direct call channel round trip (refused at once)", clients: 1, duration: duration) { _, _ in
-                    try await direct.refusedCall()
-                }.row
-            )
-            let count = filled
-            for clients in [1, 16] {
+            if wanted("direct GET /v1/health (transport only)", clients: 1) {
                 emit(
-                    try await measureTasks("direct CopyMatching", clients: clients, duration: duration) { client, round in
-                        let status = try await direct.call(.copyMatching, app: apps[client], Self.lookup((round * 7919 + client) % count))
-                        guard status == 0 else { throw BenchFailure("CopyMatching returned \(status)") }
+                    try await measure("direct GET /v1/health (transport only)", clients: 1, duration: duration) { _, _ in
+                        _ = try direct.get("/v1/health")
                     }.row
                 )
+            }
+            if wanted("direct call channel round trip (refused at once)", clients: 1) {
+                emit(
+                    try await measureTasks("direct call channel round trip (refused at once)", clients: 1, duration: duration) { _, _ in
+                        try await direct.refusedCall()
+                    }.row
+                )
+            }
+            let count = filled
+            for clients in [1, 16] {
+                if wanted("direct CopyMatching", clients: clients) {
+                    emit(
+                        try await measureTasks("direct CopyMatching", clients: clients, duration: duration) { client, round in
+                            let status = try await direct.call(.copyMatching, app: apps[client], Self.lookup((round * 7919 + client) % count))
+                            guard status == 0 else { throw BenchFailure("CopyMatching returned \(status)") }
+                        }.row
+                    )
+                }
+                guard wanted("full-path CopyMatching", clients: clients) else { continue }
                 emit(
                     try await measure("full-path CopyMatching", clients: clients, duration: duration) { client, round in
                         let answer = try fullPath.socket(client).exchange(
@@ -137,7 +152,7 @@ struct KeychainBench: AsyncParsableCommand {
                     }.row
                 )
             }
-            for clients in [1, 16] {
+            for clients in [1, 16] where wanted("direct Add (durable)", clients: clients) {
                 let namespace = "added-\(target)-\(clients)"
                 let measured = try await measureTasks("direct Add (durable)", clients: clients, duration: duration) { client, round in
                     let status = try await direct.call(.add, app: apps[client], Self.item(round * 16 + client, account: namespace))
@@ -152,6 +167,12 @@ struct KeychainBench: AsyncParsableCommand {
             try peer()
         }
         return direct
+    }
+
+    /// Whether `--only` lets the measurement `name` with `clients` clients run.
+    private func wanted(_ name: String, clients: Int) -> Bool {
+        guard let only else { return true }
+        return "\(name) (\(clients))".contains(only)
     }
 
     private func peer() throws {

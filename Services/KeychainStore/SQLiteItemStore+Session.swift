@@ -1,46 +1,45 @@
 import Foundation
-import GRDB
 import KeychainItems
 import KeychainTypes
 
 extension SQLiteItemStore {
-    /// One read or write transaction.
+    /// One read or write transaction, on a connection's statements (``SQLiteStatements``).
     final class Session: ItemWriting {
-        let db: Database
+        let statements: SQLiteStatements
         let vault: KeyVault
 
-        init(db: Database, vault: KeyVault) {
-            self.db = db
+        init(statements: SQLiteStatements, vault: KeyVault) {
+            self.statements = statements
             self.vault = vault
         }
 
         func items(matching filter: ItemFilter) throws -> [KeychainItem] {
             var conditions = ["class = ?"]
-            var arguments: [any DatabaseValueConvertible] = [filter.itemClass.rawValue]
+            var arguments: [SQLValue] = [.text(filter.itemClass.rawValue)]
             // The rows' keychains are among the filter's: their numbers lead back to their names.
             let names = Dictionary(filter.keychains.map { (KeychainNumber.of($0), $0) }, uniquingKeysWith: { first, _ in first })
             conditions.append("kc IN (\(placeholders(names.count)))")
-            arguments += Array(names.keys)
+            arguments += names.keys.map { .integer($0) }
             if !filter.includeTombstones {
                 conditions.append("tomb = 0")
             }
             if let groups = filter.accessGroups {
                 conditions.append("agrp IN (\(placeholders(groups.count)))")
-                arguments += groups
+                arguments += groups.map { .text($0) }
             }
             if let synchronizable = filter.synchronizable {
                 conditions.append("sync = ?")
-                arguments.append(synchronizable ? 1 : 0)
+                arguments.append(.integer(synchronizable ? 1 : 0))
             }
             if let uuid = filter.uuid {
                 conditions.append("uuid = ?")
-                arguments.append(uuidBytes(uuid))
+                arguments.append(.blob(uuidBytes(uuid)))
             }
             for code in SQLiteItemStore.indexed {
                 guard let value = filter.attributes[code] else { continue }
                 let digests = try filter.keychains.map { try ItemSealing(keys: vault.keys(for: $0)).digest([value]) }
                 conditions.append("\(code) IN (\(placeholders(digests.count)))")
-                arguments += digests
+                arguments += digests.map { .blob($0) }
             }
             let residual = filter.attributes.keys.contains { $0 != "agrp" && !SQLiteItemStore.indexed.contains($0) }
             var sql = "SELECT kc, class, uuid, tomb, attributes\(filter.loadData ? ", data" : "") FROM items WHERE "
@@ -49,14 +48,15 @@ extension SQLiteItemStore {
 
             var items: [KeychainItem] = []
             // The same few query shapes recur, so their prepared statements are kept.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-            while let row = try rows.next() {
+            try statements.select(sql, arguments) { row in
                 // A row that cannot be opened is skipped, as securityd skips corrupt items.
-                guard let keychain = names[row[Column.keychain]], let item = try? item(from: row, keychain: keychain, loadData: filter.loadData),
+                guard let keychain = names[row.integer(Column.keychain)],
+                    let item = try? item(from: row, keychain: keychain, loadData: filter.loadData),
                     filter.admits(item)
-                else { continue }
+                else { return true }
                 items.append(item)
-                if let limit = filter.limit, items.count >= limit { break }
+                if let limit = filter.limit, items.count >= limit { return false }
+                return true
             }
             return items
         }
@@ -65,12 +65,12 @@ extension SQLiteItemStore {
             let sealing = try ItemSealing(keys: vault.keys(for: item.keychain))
             try clearConflicts(item, digest: sealing.digest(item.primaryKey), except: nil)
             try remember(item.keychain)
-            try db.execute(
-                sql: """
-                    INSERT INTO items (kc, class, uuid, agrp, sync, tomb, pk, acct, svce, srvr, attributes, data)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: StatementArguments(try columns(item, sealing: sealing))
+            try statements.execute(
+                """
+                INSERT INTO items (kc, class, uuid, agrp, sync, tomb, pk, acct, svce, srvr, attributes, data)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                try columns(item, sealing: sealing)
             )
         }
 
@@ -78,82 +78,92 @@ extension SQLiteItemStore {
             let sealing = try ItemSealing(keys: vault.keys(for: new.keychain))
             try clearConflicts(new, digest: sealing.digest(new.primaryKey), except: old.uuid)
             try remember(new.keychain)
-            try db.execute(
-                sql: """
-                    UPDATE items SET kc = ?, class = ?, uuid = ?, agrp = ?, sync = ?, tomb = ?, pk = ?, acct = ?, svce = ?,
-                    srvr = ?, attributes = ?, data = ? WHERE uuid = ?
-                    """,
-                arguments: StatementArguments(try columns(new, sealing: sealing) + [uuidBytes(old.uuid)])
+            let changed = try statements.execute(
+                """
+                UPDATE items SET kc = ?, class = ?, uuid = ?, agrp = ?, sync = ?, tomb = ?, pk = ?, acct = ?, svce = ?,
+                srvr = ?, attributes = ?, data = ? WHERE uuid = ?
+                """,
+                try columns(new, sealing: sealing) + [.blob(uuidBytes(old.uuid))]
             )
-            guard db.changesCount == 1 else { throw StoreError(.corrupt, "the item to replace is gone") }
+            guard changed == 1 else { throw StoreError(.corrupt, "the item to replace is gone") }
         }
 
         func remove(_ item: KeychainItem) throws {
-            try db.execute(sql: "DELETE FROM items WHERE uuid = ?", arguments: [uuidBytes(item.uuid)])
+            try statements.execute("DELETE FROM items WHERE uuid = ?", [.blob(uuidBytes(item.uuid))])
         }
 
         /// A live item with the same key is a duplicate; a tombstone with it gives way.
         private func clearConflicts(_ item: KeychainItem, digest: Data, except uuid: UUID?) throws {
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT uuid, tomb FROM items WHERE kc = ? AND class = ? AND pk = ?",
-                arguments: [KeychainNumber.of(item.keychain), item.itemClass.rawValue, digest]
-            )
+            var rows: [(uuid: Data, tomb: Int64)] = []
+            try statements.select(
+                "SELECT uuid, tomb FROM items WHERE kc = ? AND class = ? AND pk = ?",
+                [.integer(KeychainNumber.of(item.keychain)), .text(item.itemClass.rawValue), .blob(digest)]
+            ) { row in
+                rows.append((row.blob(0) ?? Data(), row.integer(1)))
+                return true
+            }
             for row in rows {
-                let rowUUID: Data = row["uuid"]
-                if let uuid, rowUUID == uuidBytes(uuid) { continue }
-                let tomb: Int = row["tomb"]
-                guard tomb == 1 else { throw StoreError(.duplicate, "an item with the same primary key exists") }
-                try db.execute(sql: "DELETE FROM items WHERE uuid = ?", arguments: [rowUUID])
+                if let uuid, row.uuid == uuidBytes(uuid) { continue }
+                guard row.tomb == 1 else { throw StoreError(.duplicate, "an item with the same primary key exists") }
+                try statements.execute("DELETE FROM items WHERE uuid = ?", [.blob(row.uuid)])
             }
         }
 
-        private func columns(_ item: KeychainItem, sealing: ItemSealing) throws -> [(any DatabaseValueConvertible)?] {
+        private func columns(_ item: KeychainItem, sealing: ItemSealing) throws -> [SQLValue] {
             let context = ItemSealing.context(item.uuid, item.itemClass, item.keychain)
             let attributes = try sealing.seal(SecValueCodec.encode(item.attributes), context: context)
             let data = try item.data.map { try sealing.seal($0, context: context + Data("data".utf8)) }
-            let lookups: [(any DatabaseValueConvertible)?] = SQLiteItemStore.indexed.map { code in
-                item.attributes[code].map { sealing.digest([$0]) }
+            let lookups: [SQLValue] = SQLiteItemStore.indexed.map { code in
+                item.attributes[code].map { .blob(sealing.digest([$0])) } ?? .null
             }
-            let head: [(any DatabaseValueConvertible)?] = [
-                KeychainNumber.of(item.keychain), item.itemClass.rawValue, uuidBytes(item.uuid), item.accessGroup,
-                item.isSynchronizable ? 1 : 0, item.isTombstone ? 1 : 0, sealing.digest(item.primaryKey),
+            let head: [SQLValue] = [
+                .integer(KeychainNumber.of(item.keychain)), .text(item.itemClass.rawValue), .blob(uuidBytes(item.uuid)),
+                .text(item.accessGroup), .integer(item.isSynchronizable ? 1 : 0), .integer(item.isTombstone ? 1 : 0),
+                .blob(sealing.digest(item.primaryKey)),
             ]
-            return head + lookups + [attributes, data]
+            return head + lookups + [.blob(attributes), data.map { .blob($0) } ?? .null]
         }
 
         /// Keeps the keychain's name beside its number, for listings.
         private func remember(_ keychain: String) throws {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO keychains (id, name) VALUES (?, ?)")
-                .execute(arguments: [KeychainNumber.of(keychain), keychain])
+            try statements.execute(
+                "INSERT OR IGNORE INTO keychains (id, name) VALUES (?, ?)",
+                [.integer(KeychainNumber.of(keychain)), .text(keychain)]
+            )
         }
 
         /// The selected columns by position (a name costs a search of the row's columns).
         private enum Column {
-            static let keychain = 0
-            static let itemClass = 1
-            static let uuid = 2
-            static let tomb = 3
-            static let attributes = 4
-            static let data = 5
+            static let keychain: Int32 = 0
+            static let itemClass: Int32 = 1
+            static let uuid: Int32 = 2
+            static let tomb: Int32 = 3
+            static let attributes: Int32 = 4
+            static let data: Int32 = 5
         }
 
-        private func item(from row: Row, keychain: String, loadData: Bool) throws -> KeychainItem {
-            let className: String = row[Column.itemClass]
-            let uuidData: Data = row[Column.uuid]
-            guard let itemClass = ItemClass(rawValue: className), uuidData.count == 16 else {
+        private func item(from row: StatementRow, keychain: String, loadData: Bool) throws -> KeychainItem {
+            guard let itemClass = row.text(Column.itemClass).flatMap(ItemClass.init(rawValue:)), let uuidData = row.blob(Column.uuid),
+                uuidData.count == 16
+            else {
                 throw StoreFailure("a row has no valid class or UUID")
             }
             let uuid = uuidData.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
             let sealing = try ItemSealing(keys: vault.keys(for: keychain))
             let context = ItemSealing.context(uuid, itemClass, keychain)
-            let attributes = try SecValueCodec.decode(sealing.open(row[Column.attributes], context: context))
+            let attributes = try SecValueCodec.decode(sealing.open(row.blob(Column.attributes) ?? Data(), context: context))
             var data: Data? = nil
-            if loadData, let sealed: Data = row[Column.data] {
+            if loadData, let sealed = row.blob(Column.data) {
                 data = try sealing.open(sealed, context: context + Data("data".utf8))
             }
-            let tomb: Int = row[Column.tomb]
-            return KeychainItem(keychain: keychain, itemClass: itemClass, uuid: uuid, attributes: attributes, data: data, isTombstone: tomb == 1)
+            return KeychainItem(
+                keychain: keychain,
+                itemClass: itemClass,
+                uuid: uuid,
+                attributes: attributes,
+                data: data,
+                isTombstone: row.integer(Column.tomb) == 1
+            )
         }
 
         private func placeholders(_ count: Int) -> String {
