@@ -11,8 +11,18 @@ public struct VerifiedApp: Hashable, Sendable {
     /// What the signature covers (digests of the executable, Info.plist and profile).
     public let codeDirectory: CodeDirectory
 
-    /// The app's keychain access groups in Apple's order.
-    public var accessGroups: [AccessGroup] { entitlements.accessGroups }
+    /// The app's keychain access groups in Apple's order, worked out once: keychaind decides
+    /// every call of the app against them.
+    public let accessGroups: [AccessGroup]
+
+    public init(appID: AppID, teamID: TeamID, entitlements: Entitlements, profile: ProvisioningProfile, codeDirectory: CodeDirectory) {
+        self.appID = appID
+        self.teamID = teamID
+        self.entitlements = entitlements
+        self.profile = profile
+        self.codeDirectory = codeDirectory
+        accessGroups = entitlements.accessGroups
+    }
 
     /// The app's associated-domains entries.
     public var associatedDomains: [String] { entitlements.associatedDomains }

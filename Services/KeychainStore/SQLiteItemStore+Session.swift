@@ -35,9 +35,17 @@ extension SQLiteItemStore {
                 conditions.append("uuid = ?")
                 arguments.append(.blob(uuidBytes(uuid)))
             }
+            // Each keychain's keys, fetched once (and only when a digest or a row needs them).
+            var sealings: [Int64: ItemSealing] = [:]
+            func sealing(_ number: Int64, _ name: String) throws -> ItemSealing {
+                if let known = sealings[number] { return known }
+                let sealing = ItemSealing(keys: try vault.keys(for: name))
+                sealings[number] = sealing
+                return sealing
+            }
             for code in SQLiteItemStore.indexed {
                 guard let value = filter.attributes[code] else { continue }
-                let digests = try filter.keychains.map { try ItemSealing(keys: vault.keys(for: $0)).digest([value]) }
+                let digests = try names.map { number, name in try sealing(number, name).digest([value]) }
                 conditions.append("\(code) IN (\(placeholders(digests.count)))")
                 arguments += digests.map { .blob($0) }
             }
@@ -50,8 +58,9 @@ extension SQLiteItemStore {
             // The same few query shapes recur, so their prepared statements are kept.
             try statements.select(sql, arguments) { row in
                 // A row that cannot be opened is skipped, as securityd skips corrupt items.
-                guard let keychain = names[row.integer(Column.keychain)],
-                    let item = try? item(from: row, keychain: keychain, loadData: filter.loadData),
+                let number = row.integer(Column.keychain)
+                guard let keychain = names[number], let sealing = try? sealing(number, keychain),
+                    let item = try? item(from: row, keychain: keychain, sealing: sealing, loadData: filter.loadData),
                     filter.admits(item)
                 else { return true }
                 items.append(item)
@@ -142,14 +151,13 @@ extension SQLiteItemStore {
             static let data: Int32 = 5
         }
 
-        private func item(from row: StatementRow, keychain: String, loadData: Bool) throws -> KeychainItem {
+        private func item(from row: StatementRow, keychain: String, sealing: ItemSealing, loadData: Bool) throws -> KeychainItem {
             guard let itemClass = row.text(Column.itemClass).flatMap(ItemClass.init(rawValue:)), let uuidData = row.blob(Column.uuid),
                 uuidData.count == 16
             else {
                 throw StoreFailure("a row has no valid class or UUID")
             }
             let uuid = uuidData.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-            let sealing = try ItemSealing(keys: vault.keys(for: keychain))
             let context = ItemSealing.context(uuid, itemClass, keychain)
             let attributes = try SecValueCodec.decode(sealing.open(row.blob(Column.attributes) ?? Data(), context: context))
             var data: Data? = nil

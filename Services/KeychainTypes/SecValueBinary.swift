@@ -126,7 +126,10 @@ public enum SecValueBinary {
 
         /// A string without a tag.
         public mutating func readString() throws -> String {
-            guard let text = String(validating: try readBytes(), as: UTF8.self) else { throw Malformed("a string is not UTF-8") }
+            // Through a buffer pointer: the generic collection path costs a metadata lookup per string.
+            guard let text = try readBytes().withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) else {
+                throw Malformed("a string is not UTF-8")
+            }
             return text
         }
 
