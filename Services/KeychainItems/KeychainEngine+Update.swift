@@ -89,7 +89,7 @@ extension KeychainEngine {
         new.attributes["mdat"] = .date(modified)
         if new.primaryKey != item.primaryKey || new.keychain != item.keychain {
             // A moved item is a new item to the account's other devices.
-            new.uuid = UUID()
+            new.uuid = .timeOrdered()
         }
         return new
     }

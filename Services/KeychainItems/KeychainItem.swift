@@ -21,7 +21,7 @@ public struct KeychainItem: Hashable, Sendable {
     public init(
         keychain: String,
         itemClass: ItemClass,
-        uuid: UUID = UUID(),
+        uuid: UUID = .timeOrdered(),
         attributes: [String: SecValue],
         data: Data?,
         isTombstone: Bool = false

@@ -112,6 +112,23 @@ public final class SQLiteItemStore: ItemStore {
                     """
             )
         }
+        migrator.registerMigration("write-light-indexes-v4") { db in
+            // Each add writes a leaf of every index, and at 100,000 items a random leaf is a page
+            // of its own in the commit. An index on the service alone is filled in insertion order
+            // (items of one service share its digest), so only the account's index stays random;
+            // the server's index skips the many items without a server. The rowid ends every index
+            // of its own, so results still come in insertion order.
+            try db.execute(
+                sql: """
+                    DROP INDEX items_acct;
+                    DROP INDEX items_svce_acct;
+                    DROP INDEX items_srvr_acct;
+                    CREATE INDEX items_acct_svce ON items(kc, class, acct, svce);
+                    CREATE INDEX items_svce ON items(kc, class, svce) WHERE svce IS NOT NULL;
+                    CREATE INDEX items_srvr_acct ON items(kc, class, srvr, acct) WHERE srvr IS NOT NULL;
+                    """
+            )
+        }
         return migrator
     }
 
