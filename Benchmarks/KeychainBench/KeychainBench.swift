@@ -31,7 +31,13 @@ struct KeychainBench: AsyncParsableCommand {
     @Flag(help: "Measure only the engine and store, in this process.")
     var engineOnly = false
 
-    @Option(help: ArgumentHelp("Run only the measurements whose label contains this text.", discussion: "A label is a measurement's name and its clients in parentheses, e.g. \"direct CopyMatching (1)\"; useful with a profiler attached."))
+    @Option(
+        help: ArgumentHelp(
+            "Run only the measurements whose label contains this text.",
+            discussion:
+                "A label is a measurement's name and its clients in parentheses, e.g. \"direct CopyMatching (1)\"; useful with a profiler attached."
+        )
+    )
     var only: String?
 
     static let apps = (0..<16).map { "bench.app\($0)" }

@@ -30,7 +30,9 @@ import WorldTestSupport
     static func indexes(_ path: String) throws -> Set<String> {
         let database = try DatabaseQueue(path: path)
         defer { try? database.close() }
-        return Set(try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_%'") })
+        return Set(
+            try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_%'") }
+        )
     }
 
     @Test func aVersionThreeDatabaseGetsTheWriteLightIndexes() async throws {
