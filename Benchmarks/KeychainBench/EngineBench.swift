@@ -6,7 +6,9 @@ import KeychainTypes
 
 /// keychaind's engine and store alone, in this process: what a call costs before any transport.
 enum EngineBench {
-    static func run(items: Int, duration: Double, folder: URL, wanted: (String) -> Bool) async throws -> [Measurement] {
+    /// - Parameter pause: microseconds slept before each measured engine call: back-to-back calls
+    ///   find the core's caches warm, calls that arrive one by one (one client) do not.
+    static func run(items: Int, duration: Double, folder: URL, pause: Int, wanted: (String) -> Bool) async throws -> [Measurement] {
         let store = try SQLiteItemStore(directory: folder.appending(path: "engine"))
         let engine = KeychainEngine(store: store)
         let client = ClientContext(
@@ -49,6 +51,7 @@ enum EngineBench {
             let start = Date()
             var round = 0
             while Date().timeIntervalSince(start) < duration {
+                if pause > 0 { usleep(UInt32(pause)) }
                 let begin = DispatchTime.now().uptimeNanoseconds
                 let result =
                     call
@@ -58,7 +61,8 @@ enum EngineBench {
                 latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
                 round += 1
             }
-            results.append(Measurement(name: name, clients: 1, latencies: latencies, seconds: Date().timeIntervalSince(start)))
+            let label = pause > 0 ? "\(name), \(pause) µs pause before each" : name
+            results.append(Measurement(name: label, clients: 1, latencies: latencies, seconds: Date().timeIntervalSince(start)))
         }
         return results
     }

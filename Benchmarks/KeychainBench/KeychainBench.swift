@@ -31,6 +31,9 @@ struct KeychainBench: AsyncParsableCommand {
     @Flag(help: "Measure only the engine and store, in this process.")
     var engineOnly = false
 
+    @Option(help: "With --engine-only: sleep this many microseconds before each engine call, as a daemon's thread sleeps between calls.")
+    var enginePause = 0
+
     @Option(
         help: ArgumentHelp(
             "Run only the measurements whose label contains this text.",
@@ -56,6 +59,7 @@ struct KeychainBench: AsyncParsableCommand {
                     items: count,
                     duration: duration,
                     folder: folder.appending(path: "\(count)"),
+                    pause: enginePause,
                     wanted: { wanted($0, clients: 1) }
                 ) {
                     emit(measurement.row)
