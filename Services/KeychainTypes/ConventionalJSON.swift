@@ -1,8 +1,9 @@
 public import Foundation
 
 /// The JSON form people write keychain queries in (`kclab app call`, docs, demos): Apple's constant
-/// strings as keys and values; `v_Data`, `v_PersistentRef` and `gena` as base64 strings; dates as
-/// ISO 8601 strings. `{"$data": …}` and `{"$date": …}` are accepted anywhere too.
+/// strings as keys and values; `v_Data`, `v_PersistentRef` and `gena` as base64 strings (any other
+/// string there is passed on as a string); dates as ISO 8601 strings. `{"$data": …}` and
+/// `{"$date": …}` are accepted anywhere too.
 public enum ConventionalJSON {
     /// Keys whose string values are base64 data.
     public static let dataKeys: Set<String> = ["v_Data", "v_PersistentRef", "gena"]
@@ -30,8 +31,9 @@ public enum ConventionalJSON {
     private static func convert(_ value: Any, key: String) throws -> SecValue {
         switch value {
         case let text as String:
-            if dataKeys.contains(key) {
-                guard let data = Data(base64Encoded: text) else { throw ConventionalJSONError("\(key): '\(text)' is not base64") }
+            // A string that is not base64 stays a string: the device then judges a value of the
+            // wrong type as securityd does (`kSecValueData` as a CFString is errSecParam, si-11).
+            if dataKeys.contains(key), let data = Data(base64Encoded: text) {
                 return .data(data)
             }
             if dateKeys.contains(key) {

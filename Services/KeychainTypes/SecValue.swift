@@ -167,14 +167,40 @@ extension SecValue: Codable {
         }
     }
 
-    /// ISO 8601 with fractional seconds, in UTC: `2026-11-22T03:12:45.123Z`.
+    /// ISO 8601 in UTC with as many fractional digits (3 to 9) as it takes for ``parseDate(_:)``
+    /// to give back the very same `Date`: `2026-11-22T03:12:45.123Z`,
+    /// `2026-11-24T06:46:01.564218521Z`. An app passes the `cdat` it was given back in a query,
+    /// and securityd compares dates exactly.
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let time = date.timeIntervalSinceReferenceDate
+        guard time.isFinite else { return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        let whole = time.rounded(.down)
+        var stamp = Date(timeIntervalSinceReferenceDate: whole).formatted(Date.ISO8601FormatStyle())
+        guard stamp.hasSuffix("Z") else { return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        stamp.removeLast()
+        // The fewest digits that read back exactly; nine always come within half a nanosecond.
+        let fraction = time - whole
+        var digits = 3
+        var numerator = min((fraction * 1e3).rounded(), 999)
+        while digits < 9, whole + numerator / pow(10, Double(digits)) != time {
+            digits += 1
+            numerator = min((fraction * pow(10, Double(digits))).rounded(), pow(10, Double(digits)) - 1)
+        }
+        let text = String(Int(numerator))
+        return stamp + "." + String(repeating: "0", count: digits - text.count) + text + "Z"
     }
 
-    /// Reads ISO 8601 with or without fractional seconds.
+    /// Reads ISO 8601 with or without fractional seconds (any number of digits, kept exactly as
+    /// ``formatDate(_:)`` wrote them).
     public static func parseDate(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        guard let dot = text.firstIndex(of: "."), let zone = text[dot...].firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) else {
+            return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        }
+        let digits = text[text.index(after: dot)..<zone]
+        guard (1...15).contains(digits.count), digits.allSatisfy(\.isASCII), let numerator = Int(digits),
+            let whole = try? Date(String(text[..<dot] + text[zone...]), strategy: Date.ISO8601FormatStyle())
+        else { return nil }
+        let seconds = whole.timeIntervalSinceReferenceDate
+        return Date(timeIntervalSinceReferenceDate: seconds + Double(numerator) / pow(10, Double(digits.count)))
     }
 }

@@ -162,4 +162,30 @@ import Testing
             #expect(info.app?.accessGroups == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.MacApp", "com.apple.token"])
         }
     }
+
+    /// si-10-find-internet: the attributes CopyMatching returned find the item again, dates
+    /// included (they cross the app's socket and the call channel without losing a bit).
+    @Test func returnedAttributesFindTheItemAgain() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let item: [String: SecValue] = [
+                "class": .string("inet"), "srvr": .string("members.spamcop.net"), "acct": .string("smith"), "port": .integer(80),
+                "ptcl": .string("http"), "atyp": .string("dflt"), "v_Data": .data(Data("test".utf8)),
+            ]
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", item) == 0)
+            var query = item
+            query["v_Data"] = nil
+            query["r_Attributes"] = .bool(true)
+            let found = try lab.call(.copyMatching, on: W.phone, as: "com.example.AppOne", query)
+            guard case .dictionary(var attributes)? = found.result else {
+                Issue.record("no attributes: \(found)")
+                return
+            }
+            #expect(attributes["cdat"] != nil && attributes["mdat"] != nil)
+            attributes["class"] = .string("inet")
+            attributes["r_Data"] = .bool(true)
+            let again = try lab.call(.copyMatching, on: W.phone, as: "com.example.AppOne", attributes)
+            #expect(again.status == 0)
+            #expect(again.result == .data(Data("test".utf8)))
+        }
+    }
 }

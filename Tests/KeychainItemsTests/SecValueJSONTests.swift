@@ -42,3 +42,34 @@ import Testing
         #expect(throws: (any Error).self) { try Self.decode(#"{"$date": "yesterday"}"#) }
     }
 }
+
+/// Dates cross JSON (kclab, and an app's socket to its device) without losing a bit: an app may
+/// query with the `cdat` it was given, and securityd compares dates exactly.
+@Suite struct DatePrecisionTests {
+    @Test(arguments: [
+        815_000_000.0, 815_000_000.5, 815_000_000.123, 785_567_161.564_218_521, 785_567_161.564_218_6, -12_345.678_9, 0.25,
+        Date(timeIntervalSince1970: 1_764_000_000.987_654_3).timeIntervalSinceReferenceDate,
+    ])
+    func aDateReadsBackExactly(_ time: Double) throws {
+        let date = Date(timeIntervalSinceReferenceDate: time)
+        let text = SecValue.formatDate(date)
+        #expect(SecValue.parseDate(text)?.timeIntervalSinceReferenceDate == time, "\(text)")
+        #expect(text.hasSuffix("Z"))
+        let json = try JSONEncoder().encode(SecValue.date(date))
+        #expect(try JSONDecoder().decode(SecValue.self, from: json) == .date(date))
+    }
+
+    @Test func whatIsExactInMillisecondsKeepsThreeDigits() {
+        #expect(SecValue.formatDate(Date(timeIntervalSince1970: 1_795_317_165.125)) == "2026-11-22T03:12:45.125Z")
+        #expect(SecValue.formatDate(Date(timeIntervalSince1970: 1_795_317_165)) == "2026-11-22T03:12:45.000Z")
+    }
+
+    @Test func itReadsWhatPeopleWrite() {
+        let whole = SecValue.parseDate("2026-11-22T03:12:45Z")?.timeIntervalSince1970
+        #expect(whole == 1_795_317_165)
+        #expect(SecValue.parseDate("2026-11-22T03:12:45.5Z")?.timeIntervalSince1970 == 1_795_317_165.5)
+        #expect(SecValue.parseDate("2026-11-22T05:12:45.25+02:00")?.timeIntervalSince1970 == 1_795_317_165.25)
+        #expect(SecValue.parseDate("yesterday") == nil)
+        #expect(SecValue.parseDate("2026-11-22T03:12:45.x5Z") == nil)
+    }
+}

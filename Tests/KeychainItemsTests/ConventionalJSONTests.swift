@@ -1,0 +1,34 @@
+import Foundation
+import KeychainTypes
+import Testing
+
+/// The JSON people type into `kclab app call`: base64 and dates where Apple's keys take them.
+@Suite struct ConventionalJSONTests {
+    static func read(_ json: String) throws -> [String: SecValue] {
+        try ConventionalJSON.dictionary(from: Data(json.utf8))
+    }
+
+    @Test func dataKeysTakeBase64AndDateKeysTakeISO8601() throws {
+        let query = try Self.read(#"{"class": "genp", "v_Data": "dGVzdA==", "gena": "AAE=", "cdat": "2026-11-24T06:00:00Z", "acct": "dGVzdA=="}"#)
+        #expect(query["v_Data"] == .data(Data("test".utf8)))
+        #expect(query["gena"] == .data(Data([0, 1])))
+        #expect(query["acct"] == .string("dGVzdA=="), "other keys keep their strings")
+        guard case .date = query["cdat"] else {
+            Issue.record("cdat is not a date")
+            return
+        }
+    }
+
+    @Test func aStringThatIsNotBase64StaysAString() throws {
+        // si-11-update-data: kSecValueData given a CFString; the device answers errSecParam.
+        #expect(try Self.read(#"{"v_Data": "bogus"}"#)["v_Data"] == .string("bogus"))
+        #expect(try Self.read(#"{"v_PersistentRef": "not a reference"}"#)["v_PersistentRef"] == .string("not a reference"))
+    }
+
+    @Test func whatCannotBeAKeychainValueIsRefusedWithItsKey() {
+        #expect(throws: ConventionalJSONError.self) { try Self.read(#"{"v_Data": null}"#) }
+        #expect(throws: ConventionalJSONError.self) { try Self.read(#"{"cdat": "yesterday"}"#) }
+        #expect(throws: ConventionalJSONError.self) { try Self.read(#"["class", "genp"]"#) }
+        #expect(throws: ConventionalJSONError.self) { try Self.read("{not json") }
+    }
+}
