@@ -87,10 +87,9 @@ extension KeychainEngine {
             modified = old.addingTimeInterval(0.001)
         }
         new.attributes["mdat"] = .date(modified)
-        if new.primaryKey != item.primaryKey || new.keychain != item.keychain {
-            // A moved item is a new item to the account's other devices.
-            new.uuid = .timeOrdered()
-        }
+        // The item keeps its UUID, so its persistent reference still finds it after a change of
+        // primary key (si-43-persistent: update by reference, then find by the same reference);
+        // a synchronizable item's old key is left behind as a tombstone with a UUID of its own.
         return new
     }
 
