@@ -104,8 +104,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let duplicate = Code(rawValue: "duplicate")
         /// Stored bytes cannot be decrypted or decoded.
         public static let corrupt = Code(rawValue: "corrupt")
-        /// The database cannot be read or written.
+        /// The database cannot be read or written (SQLITE_IOERR).
         public static let io = Code(rawValue: "io")
+        /// The database is read-only (SQLITE_READONLY).
+        public static let readOnly = Code(rawValue: "readOnly")
+        /// Memory ran out (SQLITE_NOMEM).
+        public static let outOfMemory = Code(rawValue: "outOfMemory")
+        /// The database cannot be used at all: damaged, not a database, or any other SQLite failure.
+        public static let unavailable = Code(rawValue: "unavailable")
         public var description: String { rawValue }
     }
 
@@ -124,12 +130,16 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    /// The OSStatus a device reports for this failure (spec §2.9).
+    /// The OSStatus a device reports for this failure (spec §2.9: SQLITE_IOERR is errSecIO,
+    /// SQLITE_READONLY errSecReadOnly, SQLITE_NOMEM errSecAllocate, most others — a damaged
+    /// database included, as KeychainAPITests' corruption test expects — errSecNotAvailable).
     public var status: SecStatus {
         switch code {
         case .duplicate: .duplicateItem
         case .corrupt: .decode
         case .io: .io
+        case .readOnly: .readOnly
+        case .outOfMemory: .allocate
         default: .notAvailable
         }
     }

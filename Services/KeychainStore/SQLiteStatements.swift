@@ -39,7 +39,7 @@ final class SQLiteStatements {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(code)"
             sqlite3_close_v2(handle)
-            throw StoreError(.io, "cannot open the keychain database to read: \(message)")
+            throw StoreError(Self.code(for: code), "cannot open the keychain database to read: \(message)")
         }
         connection = handle
         ownsConnection = true
@@ -119,12 +119,18 @@ final class SQLiteStatements {
 
     /// A failure as the store reports it: SQLite's message and the statement, never a bound value.
     private func failure(_ code: Int32, _ context: String) -> StoreError {
-        let message = String(cString: sqlite3_errmsg(connection))
-        let sqlCode = code & 0xff
-        if sqlCode == SQLITE_CORRUPT || sqlCode == SQLITE_NOTADB {
-            return StoreError(.corrupt, "SQLite: \(message) (\(context))")
+        StoreError(Self.code(for: code), "SQLite: \(String(cString: sqlite3_errmsg(connection))) (\(context))")
+    }
+
+    /// securityd's reading of SQLite's result codes (spec keychain.md §2.9).
+    static func code(for result: Int32) -> StoreError.Code {
+        switch result & 0xff {
+        case SQLITE_IOERR: .io
+        case SQLITE_READONLY: .readOnly
+        case SQLITE_NOMEM: .outOfMemory
+        case SQLITE_CONSTRAINT: .duplicate
+        default: .unavailable
         }
-        return StoreError(.io, "SQLite: \(message) (\(context))")
     }
 }
 

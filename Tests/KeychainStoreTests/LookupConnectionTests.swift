@@ -78,3 +78,28 @@ import WorldTestSupport
         }
     }
 }
+
+/// A keychain database that is no longer a database: calls fail with securityd's status for it
+/// (KeychainAPITests testCorruptionHandler: errSecNotAvailable), and nothing crashes.
+@Suite struct DamagedDatabaseTests {
+    @Test func aDamagedDatabaseAnswersNotAvailable() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try SQLiteItemStore(directory: folder)
+            let engine = KeychainEngine(store: store)
+            let client = SealedStorageTests.client()
+            #expect(await SealedStorageTests.add(engine).status == .success)
+            // Garbage over the database and its write-ahead log: what a connection opened from
+            // now on reads is no database.
+            for name in ["keychain.sqlite", "keychain.sqlite-wal"] {
+                let file = folder.appending(path: name)
+                let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.write(contentsOf: Data(repeating: 0x8a, count: max(size, 4096)))
+                try handle.close()
+            }
+            let found = await engine.copyMatching(["class": .string("genp"), "r_Attributes": .bool(true)], client: client)
+            #expect(found.status == .notAvailable, "\(found)")
+            #expect(found.reason?.contains(SealedStorageTests.account) != true)
+        }
+    }
+}
