@@ -49,11 +49,15 @@ public struct AttributeSpec: Hashable, Sendable {
     public let isPrimaryKey: Bool
     /// The value a primary-key attribute gets when an add omits it (`""`, 0 or the epoch).
     public let defaultValue: SecValue?
+    /// Whether it is sealed with the item's data and comes back only with it (`kSecReturnData`),
+    /// never as a plain attribute: the internet password's extra data fields.
+    public let travelsWithData: Bool
 
-    init(_ code: String, _ kind: AttributeKind, primaryKey: Bool = false) {
+    init(_ code: String, _ kind: AttributeKind, primaryKey: Bool = false, travelsWithData: Bool = false) {
         self.code = code
         self.kind = kind
         self.isPrimaryKey = primaryKey
+        self.travelsWithData = travelsWithData
         switch (primaryKey, kind) {
         case (true, .string), (true, .blob): defaultValue = .string("")
         case (true, .number), (true, .synchronizable): defaultValue = .integer(0)
@@ -126,8 +130,14 @@ public struct ClassSchema: Hashable, Sendable {
             AttributeSpec("atyp", .blob, primaryKey: true),
             AttributeSpec("port", .number, primaryKey: true),
             AttributeSpec("path", .blob, primaryKey: true),
-        ] + common
+        ] + common + inetExtraData
     )
+
+    /// `kSecDataInetExtraNotes`, `…History` and `…ClientDefined0`–`3` (SecItemPriv.h): more secret
+    /// data beside the password, returned only with `kSecReturnData` (ATEST `testInetBinaryFields`).
+    static let inetExtraData: [AttributeSpec] = ["binn", "bini", "bin0", "bin1", "bin2", "bin3"].map {
+        AttributeSpec($0, .blob, travelsWithData: true)
+    }
 
     public static let certificate = ClassSchema(
         [

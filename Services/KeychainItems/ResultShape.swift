@@ -32,8 +32,11 @@ public enum ResultShape {
             return reference(item)
         }
         var dictionary = attributes(of: item)
-        if query.returnData, let data = item.data {
-            dictionary["v_Data"] = .data(data)
+        if query.returnData {
+            if let data = item.data { dictionary["v_Data"] = .data(data) }
+            for (code, value) in item.attributes where item.itemClass.schema[code]?.travelsWithData == true {
+                dictionary[code] = value
+            }
         }
         if query.returnPersistentRef {
             dictionary["v_PersistentRef"] = .data(item.persistentRef)
@@ -45,9 +48,11 @@ public enum ResultShape {
         return .dictionary(dictionary)
     }
 
-    /// The attributes a result dictionary carries: every stored attribute with a value.
+    /// The attributes a result dictionary carries: every stored attribute with a value, but the
+    /// extra data fields, which come only with the data.
     static func attributes(of item: KeychainItem) -> [String: SecValue] {
-        item.attributes
+        let schema = item.itemClass.schema
+        return item.attributes.filter { schema[$0.key]?.travelsWithData != true }
     }
 
     /// A reference object stands for the item in the calling process; passwords have none on iOS
