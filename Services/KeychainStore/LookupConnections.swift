@@ -26,9 +26,12 @@ final class LookupConnections: Sendable {
     func with<T>(_ body: (SQLiteStatements) throws -> T) throws -> T {
         let statements = try idle.withLock { $0.popLast() }?.statements ?? SQLiteStatements(readOnlyPath: path)
         defer {
-            let connection = Idle(statements: statements)
-            idle.withLock { idle in
-                if idle.count < Self.kept { idle.append(connection) }
+            // A connection still inside a transaction is closed rather than kept.
+            if !statements.isInTransaction {
+                let connection = Idle(statements: statements)
+                idle.withLock { idle in
+                    if idle.count < Self.kept { idle.append(connection) }
+                }
             }
         }
         return try body(statements)

@@ -52,6 +52,11 @@ final class SQLiteStatements {
         if ownsConnection { sqlite3_close_v2(connection) }
     }
 
+    /// Whether a transaction is still open (a connection left so would keep an old snapshot).
+    var isInTransaction: Bool {
+        sqlite3_get_autocommit(connection) == 0
+    }
+
     /// Finalizes every kept statement.
     func finalize() {
         for statement in prepared.values { sqlite3_finalize(statement) }
