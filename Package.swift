@@ -159,7 +159,7 @@ let package = Package(
         /// The SecItem semantics: query grammar, access-group rules, statuses and result shapes.
         .target(
             name: "KeychainItems",
-            dependencies: ["AppIdentity", "KeychainTypes"],
+            dependencies: ["AppIdentity", "KeychainTypes", .product(name: "Crypto", package: "swift-crypto")],
             path: "Services/KeychainItems",
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 public import AppIdentity
+import Crypto
 import Foundation
 public import KeychainTypes
 
@@ -37,6 +38,7 @@ public enum ResultShape {
             for (code, value) in item.attributes where item.itemClass.schema[code]?.travelsWithData == true {
                 dictionary[code] = value
             }
+            dictionary["sha1"] = .data(digest(of: item))
         }
         if query.returnPersistentRef {
             dictionary["v_PersistentRef"] = .data(item.persistentRef)
@@ -53,6 +55,16 @@ public enum ResultShape {
     static func attributes(of item: KeychainItem) -> [String: SecValue] {
         let schema = item.itemClass.schema
         return item.attributes.filter { schema[$0.key]?.travelsWithData != true }
+    }
+
+    /// `kSecAttrSHA1`, which comes with the data (spec keychain.md §2.4): securityd's digest of
+    /// the item's attributes and data. Ours is the SHA-1 of their SecValueBinary form, so it is
+    /// 20 bytes, the same for the same item and different once anything changes; it cannot be
+    /// byte-for-byte Apple's, whose input is its own DER encoding.
+    static func digest(of item: KeychainItem) -> Data {
+        var contents = item.attributes
+        contents["v_Data"] = .data(item.data ?? Data())
+        return Data(Insecure.SHA1.hash(data: SecValueBinary.encode(.dictionary(contents))))
     }
 
     /// A reference object stands for the item in the calling process; passwords have none on iOS
