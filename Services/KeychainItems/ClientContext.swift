@@ -13,14 +13,38 @@ public struct ClientContext: Hashable, Sendable {
     public let deviceKeychain: String
     /// The keychain shared by the devices of the iCloud account, if one is signed in.
     public let accountKeychain: String?
+    /// Whether the caller is an App Clip (`com.apple.developer.on-demand-install-capable`).
+    public let isAppClip: Bool
 
     /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order).
-    public init(appID: String, entitledGroups: [AccessGroup], device: DeviceState, deviceKeychain: String, accountKeychain: String?) {
+    public init(
+        appID: String,
+        entitledGroups: [AccessGroup],
+        device: DeviceState,
+        deviceKeychain: String,
+        accountKeychain: String?,
+        isAppClip: Bool = false
+    ) {
         self.appID = appID
         self.accessGroups = Self.securitydGroups(entitledGroups.map(\.rawValue), platform: device.platform)
         self.device = device
         self.deviceKeychain = deviceKeychain
         self.accountKeychain = accountKeychain
+        self.isAppClip = isAppClip
+    }
+
+    /// An App Clip may hold only its own application identifier as access group, with the token
+    /// group beside it at most; otherwise every call is errSecRestrictedAPI (-34020) (spec
+    /// keychain.md §1.7, src `appClipHasAcceptableAccessGroups`, test CTEST).
+    func checkAppClipGroups(call: String) throws(SecItemError) {
+        guard isAppClip, accessGroups != [appID], accessGroups != [appID, AccessGroup.token.rawValue] else { return }
+        throw SecItemError(.restrictedAPI, "\(call): an App Clip may use no access group but its application identifier")
+    }
+
+    /// An App Clip's items never synchronize: adding or updating one to `sync = 1` is -34020.
+    func checkAppClipSync(_ synchronizable: ParsedQuery.Synchronizable, call: String) throws(SecItemError) {
+        guard isAppClip, case .only(true) = synchronizable else { return }
+        throw SecItemError(.restrictedAPI, "\(call): an App Clip's items cannot be synchronizable")
     }
 
     /// The group list securityd keeps (spec keychain.md §1.1 steps 3–4): the token group, when

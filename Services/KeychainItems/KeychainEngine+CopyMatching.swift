@@ -10,6 +10,7 @@ extension KeychainEngine {
             }
             let query = try QueryParser.parse(dictionary)
             try checkExplicitGroup(query.accessGroup, allowed: client.mayRead, client: client, call: "SecItemCopyMatching")
+            try client.checkAppClipGroups(call: "SecItemCopyMatching")
             if query.itemClass != .certificate && query.itemClass != .identity,
                 query.matchKeys["m_Issuers"] != nil || query.matchKeys["m_Policy"] != nil
             {

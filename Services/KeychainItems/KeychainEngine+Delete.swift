@@ -16,6 +16,7 @@ extension KeychainEngine {
                 dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
             }
             let parsed = try QueryParser.parse(dictionary)
+            try client.checkAppClipGroups(call: "SecItemDelete")
             if !parsed.matchKeys.isEmpty {
                 throw SecItemError(.param, "SecItemDelete: kSecMatch keys (kSecMatchLimit included) are not allowed on iOS")
             }

@@ -17,6 +17,7 @@ extension KeychainEngine {
                 dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
             }
             let parsed = try QueryParser.parse(dictionary)
+            try client.checkAppClipGroups(call: "SecItemUpdate")
             if parsed.returnsAnything || parsed.returnData || dictionary.keys.contains(where: { $0.hasPrefix("r_") }) {
                 throw SecItemError(.param, "SecItemUpdate: kSecReturn keys are not allowed in the query")
             }
@@ -36,6 +37,7 @@ extension KeychainEngine {
                 throw SecItemError(.internal, "SecItemUpdate: an identity cannot be updated by persistent reference (src CLI handleUpdateIdentity)")
             }
             let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
+            try client.checkAppClipSync(changes.synchronizable, call: "SecItemUpdate")
             let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: true)
             let date = now()
             let engine = self

@@ -98,7 +98,8 @@ struct KeychainCalls: Sendable {
             entitledGroups: entry.app.accessGroups,
             device: state,
             deviceKeychain: "device:\(device)",
-            accountKeychain: account.map { "icloud:\($0)" }
+            accountKeychain: account.map { "icloud:\($0)" },
+            isAppClip: entry.app.entitlements.isAppClip
         )
     }
 

@@ -6,7 +6,8 @@ import WorldFile
 enum ProfileFactory {
     /// The entitlements a profile allows for `app` of `team`: its App ID (explicit or wildcard), the
     /// team, `PREFIX.*` keychain groups and the token group, `get-task-allow` for development, and for
-    /// explicit App IDs the team's registered app groups and any associated domain.
+    /// explicit App IDs the team's registered app groups, any associated domain and, for an App
+    /// Clip, `on-demand-install-capable`.
     static func allowedEntitlements(for app: App, team: Team) -> Entitlements {
         var allowed = Entitlements()
         let appID = app.appIDKind == .explicit ? AppIDPattern(explicit: app.appID) : AppIDPattern(wildcard: app.appIDPrefix)
@@ -21,6 +22,10 @@ enum ProfileFactory {
                 allowed[EntitlementKey.applicationGroups] = .array(team.appGroups.map(PlistValue.string))
             }
             allowed[EntitlementKey.associatedDomains] = .string("*")
+            // The portal gives an App Clip's App ID the On Demand Install capability.
+            if app.entitlements.isAppClip {
+                allowed[EntitlementKey.onDemandInstallCapable] = .bool(true)
+            }
         }
         return allowed
     }

@@ -76,4 +76,27 @@ enum IntegrationWorlds {
             iCloudAccount: alice@example.com
             apps: [com.example.MacApp, com.example.AppOne]
         """
+
+    /// Two App Clips: one holding only its own group, one claiming a shared keychain group too.
+    static let appClips = """
+        name: clips
+        teams:
+          - {id: ABCDE12345, name: Example Inc.}
+        apps:
+          - bundleID: com.example.AppOne.Clip
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements:
+              com.apple.developer.on-demand-install-capable: true
+          - bundleID: com.example.Greedy.Clip
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements:
+              com.apple.developer.on-demand-install-capable: true
+              keychain-access-groups: [$(AppIdentifierPrefix)com.example.SharedItems]
+        devices:
+          - id: phone
+            osVersion: "17.4"
+            apps: [com.example.AppOne.Clip, com.example.Greedy.Clip]
+        """
 }

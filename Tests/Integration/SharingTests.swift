@@ -188,4 +188,21 @@ import Testing
             #expect(again.result == .data(Data("test".utf8)))
         }
     }
+
+    /// KeychainAppClipTests: an App Clip with only its own group works; one that claims another
+    /// group is refused every call, and no App Clip may make a synchronizable item.
+    @Test func appClipsKeepToTheirOwnGroup() async throws {
+        try await withLab(W.appClips) { (lab: RunningLab) async throws in
+            let item: [String: SecValue] = [
+                "class": .string("genp"), "svce": .string("AppClipTestService"), "v_Data": .data(Data("password".utf8)),
+            ]
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne.Clip", item) == 0)
+            #expect(try lab.status(.copyMatching, on: W.phone, as: "com.example.AppOne.Clip", ["class": .string("genp")]) == 0)
+            var synced = item
+            synced["sync"] = .bool(true)
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne.Clip", synced) == -34020)
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.Greedy.Clip", item) == -34020)
+            #expect(try lab.status(.copyMatching, on: W.phone, as: "com.example.Greedy.Clip", ["class": .string("genp")]) == -34020)
+        }
+    }
 }
