@@ -18,4 +18,6 @@ public enum EntitlementKey {
     public static let getTaskAllow = "get-task-allow"
     /// Marks an App Clip, whose app groups are not keychain groups (Boolean).
     public static let onDemandInstallCapable = "com.apple.developer.on-demand-install-capable"
+    /// Apple's private switch that takes the keychain away from a process (Boolean).
+    public static let keychainDeny = "com.apple.private.keychain.deny"
 }

@@ -67,4 +67,9 @@ public struct Entitlements: Hashable, Sendable, Codable {
     public var isAppClip: Bool {
         values[EntitlementKey.onDemandInstallCapable]?.bool ?? false
     }
+
+    /// Whether the process is denied the keychain (`com.apple.private.keychain.deny` = true).
+    public var isDeniedKeychain: Bool {
+        values[EntitlementKey.keychainDeny]?.bool ?? false
+    }
 }

@@ -15,6 +15,8 @@ public struct ClientContext: Hashable, Sendable {
     public let accountKeychain: String?
     /// Whether the caller is an App Clip (`com.apple.developer.on-demand-install-capable`).
     public let isAppClip: Bool
+    /// Whether the caller is entitled `com.apple.private.keychain.deny`: no keychain at all.
+    public let isDenied: Bool
 
     /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order).
     public init(
@@ -23,7 +25,8 @@ public struct ClientContext: Hashable, Sendable {
         device: DeviceState,
         deviceKeychain: String,
         accountKeychain: String?,
-        isAppClip: Bool = false
+        isAppClip: Bool = false,
+        isDenied: Bool = false
     ) {
         self.appID = appID
         self.accessGroups = Self.securitydGroups(entitledGroups.map(\.rawValue), platform: device.platform)
@@ -31,6 +34,7 @@ public struct ClientContext: Hashable, Sendable {
         self.deviceKeychain = deviceKeychain
         self.accountKeychain = accountKeychain
         self.isAppClip = isAppClip
+        self.isDenied = isDenied
     }
 
     /// An App Clip may hold only its own application identifier as access group, with the token

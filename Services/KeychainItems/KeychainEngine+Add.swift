@@ -4,7 +4,7 @@ public import KeychainTypes
 extension KeychainEngine {
     /// `SecItemAdd` (spec keychain.md §2.3).
     public func add(_ attributes: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform {
+        await perform(for: client) {
             try QueryParser.checkInternalAttributes(attributes)
             guard !client.writableGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemAdd: \(client.appID) has no writable access group")

@@ -3,7 +3,7 @@ public import KeychainTypes
 extension KeychainEngine {
     /// `SecItemCopyMatching` (spec keychain.md §2.4).
     public func copyMatching(_ dictionary: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform {
+        await perform(for: client) {
             try QueryParser.checkInternalAttributes(dictionary)
             guard !client.accessGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemCopyMatching: \(client.appID) has no access group")

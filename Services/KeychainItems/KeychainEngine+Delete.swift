@@ -5,7 +5,7 @@ extension KeychainEngine {
     /// `SecItemDelete` (spec keychain.md §2.6): deletes every matching item in the caller's
     /// writable groups; synchronizable items leave tombstones.
     public func delete(_ query: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform {
+        await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)
             guard !client.writableGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemDelete: \(client.appID) has no writable access group")

@@ -5,7 +5,7 @@ extension KeychainEngine {
     /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups
     /// is changed in one transaction, or none is.
     public func update(_ query: [String: SecValue], attributesToUpdate: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform {
+        await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)
             try QueryParser.checkInternalAttributes(attributesToUpdate)
             guard !client.writableGroups.isEmpty else {

@@ -18,8 +18,13 @@ public struct KeychainEngine: Sendable {
         self.now = now
     }
 
-    /// Runs one call, turning every failure into the status a device returns.
-    func perform(_ body: () async throws -> SecItemResult) async -> SecItemResult {
+    /// Runs one call of `client`, turning every failure into the status a device returns. A
+    /// client entitled `com.apple.private.keychain.deny` gets errSecNotAvailable (-25291) for
+    /// every call, before anything is read (spec keychain.md §1.7).
+    func perform(for client: ClientContext, _ body: () async throws -> SecItemResult) async -> SecItemResult {
+        if client.isDenied {
+            return .failure(SecItemError(.notAvailable, "\(client.appID) is entitled com.apple.private.keychain.deny"))
+        }
         do {
             return try await body()
         } catch let error as SecItemError {

@@ -99,7 +99,8 @@ struct KeychainCalls: Sendable {
             device: state,
             deviceKeychain: "device:\(device)",
             accountKeychain: account.map { "icloud:\($0)" },
-            isAppClip: entry.app.entitlements.isAppClip
+            isAppClip: entry.app.entitlements.isAppClip,
+            isDenied: entry.app.entitlements.isDeniedKeychain
         )
     }
 

@@ -14,7 +14,11 @@ enum ProfileFactory {
         allowed[app.platform.applicationIdentifierKey] = .string(appID.rawValue)
         allowed[EntitlementKey.teamIdentifier] = .string(team.id.rawValue)
         var groups: [PlistValue] = [.string(app.appIDPrefix.prefix + "*"), .string(AccessGroup.token.rawValue)]
-        if team.isPlatform { groups.append(.string(AccessGroup.savedPasswords.rawValue)) }
+        if team.isPlatform {
+            groups.append(.string(AccessGroup.savedPasswords.rawValue))
+            // Apple's own processes may be denied the keychain outright.
+            allowed[EntitlementKey.keychainDeny] = .bool(true)
+        }
         allowed[EntitlementKey.keychainAccessGroups] = .array(groups)
         allowed[EntitlementKey.getTaskAllow] = .bool(app.profile.kind == .development)
         if app.appIDKind == .explicit {
