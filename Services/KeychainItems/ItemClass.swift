@@ -72,9 +72,12 @@ public struct ClassSchema: Hashable, Sendable {
     /// Every attribute, in the order results list them.
     public let attributes: [AttributeSpec]
     private let index: [String: AttributeSpec]
+    /// The codes of the attributes that come back only with the data (``AttributeSpec/travelsWithData``).
+    public let dataFields: Set<String>
 
     init(_ attributes: [AttributeSpec]) {
         self.attributes = attributes
+        dataFields = Set(attributes.filter(\.travelsWithData).map(\.code))
         var index: [String: AttributeSpec] = [:]
         for attribute in attributes where index[attribute.code] == nil {
             index[attribute.code] = attribute

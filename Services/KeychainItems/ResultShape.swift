@@ -35,8 +35,8 @@ public enum ResultShape {
         var dictionary = attributes(of: item)
         if query.returnData {
             if let data = item.data { dictionary["v_Data"] = .data(data) }
-            for (code, value) in item.attributes where item.itemClass.schema[code]?.travelsWithData == true {
-                dictionary[code] = value
+            for code in item.itemClass.schema.dataFields {
+                dictionary[code] = item.attributes[code]
             }
             dictionary["sha1"] = .data(digest(of: item))
         }
@@ -53,8 +53,9 @@ public enum ResultShape {
     /// The attributes a result dictionary carries: every stored attribute with a value, but the
     /// extra data fields, which come only with the data.
     static func attributes(of item: KeychainItem) -> [String: SecValue] {
-        let schema = item.itemClass.schema
-        return item.attributes.filter { schema[$0.key]?.travelsWithData != true }
+        let fields = item.itemClass.schema.dataFields
+        // Most classes have none: their attributes go out as stored, without a copy.
+        return fields.isEmpty ? item.attributes : item.attributes.filter { !fields.contains($0.key) }
     }
 
     /// `kSecAttrSHA1`, which comes with the data (spec keychain.md §2.4): securityd's digest of
