@@ -73,20 +73,6 @@ extension PlistValue {
         }
     }
 
-    /// The object `PropertyListSerialization` writes for this value.
-    public var foundationObject: Any {
-        switch self {
-        case .string(let value): value
-        case .bool(let value): value
-        case .integer(let value): value
-        case .real(let value): value
-        case .date(let value): value
-        case .data(let value): value
-        case .array(let value): value.map(\.foundationObject)
-        case .dictionary(let value): value.mapValues(\.foundationObject)
-        }
-    }
-
     /// Reads an XML or binary property list whose root is a dictionary.
     public static func dictionary(fromPropertyList data: Data) throws(IdentityError) -> [String: PlistValue] {
         let object: Any
@@ -99,20 +85,6 @@ extension PlistValue {
             throw IdentityError(.malformedPropertyList, "the property list's root is not a dictionary")
         }
         return entries
-    }
-
-    /// Writes a dictionary as an XML property list; keys come out sorted, so equal values give equal bytes.
-    public static func xmlPropertyList(_ entries: [String: PlistValue]) -> Data {
-        do {
-            return try PropertyListSerialization.data(
-                fromPropertyList: entries.mapValues(\.foundationObject),
-                format: .xml,
-                options: 0
-            )
-        } catch {
-            // Every PlistValue is a property-list type, so serialization cannot fail.
-            preconditionFailure("a PlistValue could not be serialized: \(error)")
-        }
     }
 }
 
