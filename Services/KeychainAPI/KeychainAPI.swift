@@ -5,7 +5,8 @@ public import KeychainTypes
 /// The JSON bodies of keychaind's API, shared by keychaind and the devices (openapi.yaml beside
 /// this file is the contract).
 public enum KeychainAPI {
-    /// `PUT /v1/device`: what the device says about itself; it is trusted the way an OS kernel is.
+    /// `PUT /v1/device`: what the device says about its running state; it is trusted the way an OS
+    /// kernel is, except for the iCloud account, which must be the one its certificate names.
     public struct DeviceReport: Codable, Hashable, Sendable {
         public var platform: Platform
         public var osVersion: OSVersion

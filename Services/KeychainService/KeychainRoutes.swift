@@ -23,6 +23,22 @@ struct KeychainRoutes: Sendable {
         router.put("/v1/device") { request, context in
             let device = try await Self.device(context)
             let report = try await Self.decode(KeychainAPI.DeviceReport.self, request, context)
+            // The iCloud account decides whose synchronizable items the device sees, so it comes
+            // from the device's verified certificate; a report that names another is refused.
+            guard report.iCloudAccount == device.iCloudAccount else {
+                context.logger.warning(
+                    "device report refused: its iCloud account is not its certificate's",
+                    metadata: [
+                        "device.udid": "\(device.udid)", "device.reported_account": "\(report.iCloudAccount ?? "none")",
+                        "device.certified_account": "\(device.iCloudAccount ?? "none")",
+                    ]
+                )
+                throw Self.problem(
+                    .forbidden,
+                    "accountMismatch",
+                    "the device reported iCloud account \(report.iCloudAccount ?? "none"), but its certificate names \(device.iCloudAccount ?? "none")"
+                )
+            }
             self.devices.record(report, device: device.udid)
             context.logger.info(
                 "device reported",

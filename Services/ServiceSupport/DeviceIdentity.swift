@@ -12,6 +12,10 @@ public struct DeviceIdentity: Hashable, Sendable {
     public let udid: String
     /// The world's name for the device, the certificate's organizational unit.
     public let name: String
+    /// The iCloud account the device is signed in to, the certificate's email address (subject
+    /// alternative name); `nil` for a device signed in to none. Only this decides which account's
+    /// synchronizable items a device sees.
+    public let iCloudAccount: String?
 
     /// Reads a device certificate; `nil` unless it carries the device role marker and a UDID.
     public init?(certificateDER: Data) {
@@ -20,6 +24,12 @@ public struct DeviceIdentity: Hashable, Sendable {
         else { return nil }
         self.udid = certificate.commonName
         self.name = name
+        let names = (try? certificate.extensions.subjectAlternativeNames) ?? nil
+        self.iCloudAccount =
+            names?.lazy.compactMap { name -> String? in
+                if case .rfc822Name(let address) = name { return address }
+                return nil
+            }.first
     }
 
     /// The device of a request's connection. TLS already verified the chain to the world's root;

@@ -43,8 +43,10 @@ enum CertificateProfile: Hashable {
     /// S/MIME signing, accepts what it signs.
     case signer(CertificateRole)
     /// A client identity for mutual TLS, marked with its role: a device, or a system service
-    /// (webcredentiald) acting for the devices.
-    case client(CertificateRole)
+    /// (webcredentiald) acting for the devices. A device's certificate names its iCloud account
+    /// as an email address (subject alternative name), so that keychaind learns the account from
+    /// what it verifies, never from the device's report.
+    case client(CertificateRole, iCloudAccount: String? = nil)
     /// A TLS server for these host names (and loopback addresses for services).
     case tlsServer(hosts: [String], loopback: Bool)
 
@@ -82,7 +84,7 @@ enum CertificateProfile: Hashable {
                 authorityKeyID
                 role.markerExtension
             }
-        case .client(let role):
+        case .client(let role, let account):
             return try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
@@ -90,6 +92,7 @@ enum CertificateProfile: Hashable {
                 subjectKeyID
                 authorityKeyID
                 role.markerExtension
+                if let account { SubjectAlternativeNames([.rfc822Name(account)]) }
             }
         case .tlsServer(let hosts, let loopback):
             var names = hosts.map(GeneralName.dnsName)

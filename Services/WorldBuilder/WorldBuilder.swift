@@ -63,7 +63,7 @@ public struct WorldBuilder: Sendable {
             let identity = try store.identity(
                 WorldLayout.deviceCertificate(device.id),
                 subject: subject,
-                profile: .client(.device),
+                profile: .client(.device, iCloudAccount: device.iCloudAccount),
                 issuer: trust.deviceCA,
                 now: now
             )

@@ -2,6 +2,7 @@ import AppIdentity
 import CMSSupport
 import Crypto
 import Foundation
+import ServiceSupport
 import SwiftASN1
 import Testing
 import WorldBuilder
@@ -109,10 +110,15 @@ import X509
             #expect(try device.extensions.extendedKeyUsage?.contains(.clientAuth) == true)
             let deviceChain = try Certificate.chain(Data(contentsOf: built.file("devices/dev-a/device-chain.pem")))
             #expect(deviceChain.count == 2)
+            // The iCloud account is certified, so keychaind never takes it on the device's word.
+            #expect(try DeviceIdentity(certificateDER: Data(device.serializeAsPEM().derBytes))?.iCloudAccount == "alice@example.com")
+            let accountless = try Certificate(pemEncoded: String(decoding: Data(contentsOf: built.file("devices/dev-b/device.pem")), as: UTF8.self))
+            #expect(try DeviceIdentity(certificateDER: Data(accountless.serializeAsPEM().derBytes))?.iCloudAccount == nil)
 
             let web = try built.webTrustStore()
             for (file, host) in [
                 ("websites/signed.example.com", "signed.example.com"), ("services/keychaind", "localhost"), ("services/keychaind", "127.0.0.1"),
+                ("services/keychaind", "keychaind"), ("services/associationd", "associationd"),
             ] {
                 let chain = try Certificate.chainDER(Data(contentsOf: built.file("\(file)/fullchain.pem")))
                 let evaluation = web.evaluate(chain[0], intermediates: Array(chain.dropFirst()), at: Date(), purpose: .tlsServer(host: host))
