@@ -4,6 +4,8 @@
 #   make test    install what is missing, lint, build without warnings, run every test
 #   make bench   measure keychaind (release build) against gnome-keyring, and AASA validation
 #                against curl + openssl; see docs/benchmarks.md
+#   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
+#                see docs/compose.md
 
 SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
@@ -15,7 +17,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo test bench deps lint format build clean
+.PHONY: demo test bench deps lint format build clean compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -51,5 +53,39 @@ format:
 build:
 	$(SWIFT) build --build-tests
 
+# The compose lab (docs/compose.md). DOCKER_BINARIES=swift builds inside the Dockerfile's Swift
+# stage (a machine that can pull swift:6.3-bookworm); otherwise the host builds the programs
+# (debug, release or static) and the Dockerfile copies them.
+DOCKER ?= docker
+COMPOSE ?= docker-compose
+DOCKER_BINARIES ?= debug
+COMPOSE_FLAGS := -p keychainlab
+
+compose-image:
+	@if [ "$(DOCKER_BINARIES)" = swift ]; then rm -rf .docker; \
+	  $(DOCKER) build -t keychainlab:latest .; \
+	else \
+	  $(MAKE) --no-print-directory deps && Tools/docker/prebuilt-binaries.sh $(DOCKER_BINARIES) && \
+	  DOCKER=$(DOCKER) Tools/docker/offline-base-images.sh && \
+	  $(DOCKER) build --build-arg BUILD_IMAGE=debian:bookworm-slim -t keychainlab:latest .; \
+	fi
+
+compose-up: compose-image
+	$(COMPOSE) $(COMPOSE_FLAGS) up -d
+	$(COMPOSE) $(COMPOSE_FLAGS) ps
+
+compose-down:
+	$(COMPOSE) $(COMPOSE_FLAGS) down --volumes --remove-orphans
+
+# Brings the lab up, plays the demo against it, and always brings it down; fails if anything did.
+compose-demo: compose-image
+	@$(COMPOSE) $(COMPOSE_FLAGS) down --volumes --remove-orphans >/dev/null 2>&1 || true
+	@status=0; \
+	$(COMPOSE) $(COMPOSE_FLAGS) up -d && \
+	$(COMPOSE) $(COMPOSE_FLAGS) run --rm kclab || status=$$?; \
+	if [ $$status -ne 0 ]; then $(COMPOSE) $(COMPOSE_FLAGS) ps; $(COMPOSE) $(COMPOSE_FLAGS) logs --tail=30; fi; \
+	$(COMPOSE) $(COMPOSE_FLAGS) down --volumes --remove-orphans; \
+	exit $$status
+
 clean:
-	rm -rf .build .demo .bench .bench-associations
+	rm -rf .build .demo .bench .bench-associations .docker

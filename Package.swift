@@ -704,6 +704,8 @@ let package = Package(
             name: "KclabTests",
             dependencies: [
                 "kclab", "keychaind", "device", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl", "WorldTestSupport",
+                "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile",
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import DeviceProtocol
 public import Foundation
+public import ServiceSupport
 
 /// How a device process runs.
 public struct DeviceConfiguration: Sendable {
@@ -11,12 +12,12 @@ public struct DeviceConfiguration: Sendable {
     public var id: String
     /// The device's own folder: installed apps, sockets, logs of prompts.
     public var state: URL
-    /// keychaind's endpoint file, written by keychaind when it is listening.
-    public var keychaindEndpoint: URL
-    /// associationd's endpoint file; without it the device verifies no associated domains.
-    public var associationdEndpoint: URL?
-    /// webcredentiald's endpoint file; without it shared web credentials answer errSecNotAvailable.
-    public var webcredentialdEndpoint: URL?
+    /// Where keychaind listens (an address, or the endpoint file it writes once listening).
+    public var keychaind: ServiceAddress
+    /// Where associationd listens; without it the device verifies no associated domains.
+    public var associationd: ServiceAddress?
+    /// Where webcredentiald listens; without it shared web credentials answer errSecNotAvailable.
+    public var webcredentiald: ServiceAddress?
     /// Where the lab's websites answer (site.json): the device's DNS for its apps.
     public var siteFile: URL?
 
@@ -25,18 +26,18 @@ public struct DeviceConfiguration: Sendable {
         builtWorld: URL,
         id: String,
         state: URL,
-        keychaindEndpoint: URL,
-        associationdEndpoint: URL? = nil,
-        webcredentialdEndpoint: URL? = nil,
+        keychaind: ServiceAddress,
+        associationd: ServiceAddress? = nil,
+        webcredentiald: ServiceAddress? = nil,
         siteFile: URL? = nil
     ) {
         self.worldFile = worldFile
         self.builtWorld = builtWorld
         self.id = id
         self.state = state
-        self.keychaindEndpoint = keychaindEndpoint
-        self.associationdEndpoint = associationdEndpoint
-        self.webcredentialdEndpoint = webcredentialdEndpoint
+        self.keychaind = keychaind
+        self.associationd = associationd
+        self.webcredentiald = webcredentiald
         self.siteFile = siteFile
     }
 

@@ -13,6 +13,9 @@ import WorldFile
 public enum DeviceRuntime {
     /// Runs the device described by `configuration` until the task is cancelled.
     public static func run(_ configuration: DeviceConfiguration, logger: Logger) async throws {
+        // A ready file left by an earlier run (killed, so it could not clean up) would say the
+        // device is ready before it is: health checks and kclab wait for a fresh one.
+        try? FileManager.default.removeItem(at: configuration.readyFile)
         let world = try World.load(contentsOf: configuration.worldFile)
         guard let declaration = world.device(configuration.id) else {
             throw DeviceFailure("the world declares no device '\(configuration.id)'")
@@ -31,17 +34,17 @@ public enum DeviceRuntime {
         }
         logger.info("apps installed", metadata: ["device.id": "\(declaration.id)", "apps": "\(installed.map(\.bundleID))"])
 
-        let endpoint = try await waitForEndpoint(configuration.keychaindEndpoint)
+        let endpoint = try await configuration.keychaind.endpoint(service: "keychaind")
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
         let keychain = ServiceClient(baseURL: endpoint.url, tls: tls)
         let calls = try endpoint.calls.flatMap(Self.address).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
         var associations: ServiceClient? = nil
-        if let file = configuration.associationdEndpoint {
-            associations = ServiceClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
+        if let address = configuration.associationd {
+            associations = ServiceClient(baseURL: try await address.endpoint(service: "associationd").url, tls: tls)
         }
         var webCredentials: ServiceClient? = nil
-        if let file = configuration.webcredentialdEndpoint {
-            webCredentials = ServiceClient(baseURL: try await waitForEndpoint(file).url, tls: tls)
+        if let address = configuration.webcredentiald {
+            webCredentials = ServiceClient(baseURL: try await address.endpoint(service: "webcredentiald").url, tls: tls)
         }
         let services = Services(keychain: keychain, calls: calls, associations: associations, webCredentials: webCredentials)
         do {
@@ -112,15 +115,6 @@ public enum DeviceRuntime {
     static func address(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return nil }
         return (String(text[..<colon]), port)
-    }
-
-    /// keychaind writes its endpoint file once listening; wait for it (30 seconds at most).
-    static func waitForEndpoint(_ file: URL) async throws -> Endpoint {
-        for _ in 0..<300 {
-            if let endpoint = try? Endpoint.read(from: file) { return endpoint }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw DeviceFailure("keychaind did not start: no \(file.path)")
     }
 
     private static func connect(_ device: Device, logger: Logger) async throws {

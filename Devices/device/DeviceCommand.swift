@@ -12,7 +12,11 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Run one device of a KeychainLab world: install its apps, serve them, talk to keychaind.",
-        discussion: "kclab up starts one per device; LOG_LEVEL sets the log level."
+        discussion: """
+            kclab up starts one per device, naming the services by their endpoint files; the compose lab \
+            names them by URL. DEVICE_KEYCHAIND, DEVICE_KEYCHAIND_CALLS, DEVICE_ASSOCIATIOND and \
+            DEVICE_WEBCREDENTIALD set the same as the flags; LOG_LEVEL sets the log level.
+            """
     )
 
     @Option(help: "The world file.")
@@ -27,14 +31,21 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "The device's state folder.")
     var state: String
 
-    @Option(help: "keychaind's endpoint file.")
-    var keychaind: String
+    @Option(help: "keychaind: its base URL (https://HOST:PORT) or the endpoint file it writes.")
+    var keychaind = ProcessInfo.processInfo.environment["DEVICE_KEYCHAIND"] ?? ""
 
-    @Option(help: "associationd's endpoint file: installed apps' associated domains are verified there.")
-    var associationd: String?
+    @Option(help: "keychaind's call channel, HOST:PORT, when --keychaind is a URL.")
+    var keychaindCalls = ProcessInfo.processInfo.environment["DEVICE_KEYCHAIND_CALLS"] ?? ""
 
-    @Option(help: "webcredentiald's endpoint file: apps' shared-web-credential calls go there.")
-    var webcredentiald: String?
+    @Option(help: "associationd (URL or endpoint file): installed apps' associated domains are verified there.")
+    var associationd = ProcessInfo.processInfo.environment["DEVICE_ASSOCIATIOND"] ?? ""
+
+    @Option(help: "webcredentiald (URL or endpoint file): apps' shared-web-credential calls go there.")
+    var webcredentiald = ProcessInfo.processInfo.environment["DEVICE_WEBCREDENTIALD"] ?? ""
+
+    func validate() throws {
+        guard !keychaind.isEmpty else { throw ValidationError("--keychaind (or DEVICE_KEYCHAIND) is required") }
+    }
 
     @Option(help: "Where the lab's websites answer (site.json): apps reach them through it.")
     var sites: String?
@@ -47,9 +58,9 @@ struct DeviceCommand: AsyncParsableCommand {
             builtWorld: URL(fileURLWithPath: built),
             id: id,
             state: URL(fileURLWithPath: state),
-            keychaindEndpoint: URL(fileURLWithPath: keychaind),
-            associationdEndpoint: associationd.map { URL(fileURLWithPath: $0) },
-            webcredentialdEndpoint: webcredentiald.map { URL(fileURLWithPath: $0) },
+            keychaind: ServiceAddress(keychaind, calls: keychaindCalls.isEmpty ? nil : keychaindCalls),
+            associationd: associationd.isEmpty ? nil : ServiceAddress(associationd),
+            webcredentiald: webcredentiald.isEmpty ? nil : ServiceAddress(webcredentiald),
             siteFile: sites.map { URL(fileURLWithPath: $0) }
         )
         let run = Task { try await DeviceRuntime.run(configuration, logger: logger) }

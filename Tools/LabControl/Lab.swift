@@ -148,3 +148,28 @@ public struct DeviceClient {
         return status
     }
 }
+
+extension Lab {
+    /// The summary of a lab someone else started (the compose lab, whose services run in their
+    /// own containers and share the state folder): waits until every device of the world answers
+    /// on its control socket, up to `timeout`.
+    public static func attach(world file: URL, state: LabState, keychaind: String, timeout: Duration = .seconds(120)) async throws -> Summary {
+        let world = try World.load(contentsOf: file)
+        let deadline = ContinuousClock.now + timeout
+        var devices: [DeviceStatus] = []
+        for device in world.devices {
+            while true {
+                if let status = try? DeviceClient(state: state, device: device.id).status() {
+                    devices.append(status)
+                    break
+                }
+                guard ContinuousClock.now < deadline else {
+                    throw LabFailure("device \(device.id) does not answer on \(state.controlSocket(device.id).path); is the lab up?")
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        let websites = world.websites.isEmpty ? nil : SiteRecord(address: "nginx", port: 443, hosts: world.websites.map(\.domain))
+        return Summary(keychaind: keychaind, devices: devices, websites: websites, cdn: nil)
+    }
+}

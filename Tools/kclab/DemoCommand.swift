@@ -19,8 +19,30 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The state folder.")
     var state = ".demo"
 
+    @Option(
+        help: ArgumentHelp(
+            "Play against a lab that is already running with keychaind at this URL (the compose lab), instead of bringing one up and down.",
+            valueName: "keychaind-url"
+        )
+    )
+    var attach: String?
+
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
+        if let attach {
+            let summary: Lab.Summary
+            do {
+                summary = try await Lab.attach(world: URL(fileURLWithPath: world), state: lab, keychaind: attach)
+            } catch {
+                throw fail("\(error)")
+            }
+            do {
+                try play(summary, lab)
+            } catch {
+                throw fail("\(error)")
+            }
+            return
+        }
         _ = await Lab.down(state: lab)
         // A demo starts from an empty keychain and no associations.
         try? FileManager.default.removeItem(at: lab.keychaind)
