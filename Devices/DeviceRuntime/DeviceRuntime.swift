@@ -34,19 +34,19 @@ public enum DeviceRuntime {
         }
         logger.info("apps installed", metadata: ["device.id": "\(declaration.id)", "apps": "\(installed.map(\.bundleID))"])
 
+        // Every address is known and the call channel's client made before any HTTP client: an
+        // HTTP client dropped without being shut down ends the process by a signal.
         let endpoint = try await configuration.keychaind.endpoint(service: "keychaind")
+        let associationsURL = try await configuration.associationd?.endpoint(service: "associationd").url
+        let webCredentialsURL = try await configuration.webcredentiald?.endpoint(service: "webcredentiald").url
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
-        let keychain = ServiceClient(baseURL: endpoint.url, tls: tls)
         let calls = try endpoint.calls.flatMap(Self.address).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
-        var associations: ServiceClient? = nil
-        if let address = configuration.associationd {
-            associations = ServiceClient(baseURL: try await address.endpoint(service: "associationd").url, tls: tls)
-        }
-        var webCredentials: ServiceClient? = nil
-        if let address = configuration.webcredentiald {
-            webCredentials = ServiceClient(baseURL: try await address.endpoint(service: "webcredentiald").url, tls: tls)
-        }
-        let services = Services(keychain: keychain, calls: calls, associations: associations, webCredentials: webCredentials)
+        let services = Services(
+            keychain: ServiceClient(baseURL: endpoint.url, tls: tls),
+            calls: calls,
+            associations: associationsURL.map { ServiceClient(baseURL: $0, tls: tls) },
+            webCredentials: webCredentialsURL.map { ServiceClient(baseURL: $0, tls: tls) }
+        )
         do {
             try await serve(configuration, declaration, services, installer, installed, refused, logger)
         } catch {

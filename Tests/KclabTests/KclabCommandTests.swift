@@ -63,6 +63,22 @@ import WorldTestSupport
         }
     }
 
+    /// Bad input ends `kclab aasa check` with a status and a message, never by a signal (an HTTP
+    /// client dropped while running used to end it with SIGILL).
+    @Test(arguments: [
+        ["--file", "/nonexistent/aasa.json"],
+        ["--cdn"],
+        ["--file", "/nonexistent/aasa.json", "--cdn"],
+        ["--cdn", "--state", "/nonexistent/state"],
+        ["--timeout", "0"],
+    ])
+    func aasaCheckEndsWithAStatusOnBadInput(_ arguments: [String]) async throws {
+        let result = try run(kclab, ["aasa", "check", "example.com"] + arguments)
+        #expect(result.status == 2, "\(arguments): status \(result.status)\n\(result.stderr.prefix(400))")
+        #expect(result.stderr.contains("rror"), "\(result.stderr.prefix(400))")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"))
+    }
+
     @Test func reportsUsageErrors() async throws {
         try await withTemporaryDirectory { folder in
             var result = try run(kclab, ["bundle", "verify", folder.path])

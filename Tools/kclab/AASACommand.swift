@@ -68,6 +68,12 @@ extension AASACommand {
         @Option(help: "Judge this local file as if the site served it (200, typed by its first byte), without fetching.")
         var file: String?
 
+        func validate() throws {
+            guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1 to 120 seconds") }
+            if file != nil, cdn { throw ValidationError("--file judges a local file; --cdn asks the lab's CDN: give one") }
+            if cdn, state == nil { throw ValidationError("--cdn asks the lab's CDN: give --state of a lab whose world has websites") }
+        }
+
         func run() async throws {
             let service = try parsedService()
             let version = try parsedOS()
@@ -80,19 +86,27 @@ extension AASACommand {
                 }
                 resolutions.merge(site.resolutions) { given, _ in given }
             }
-            guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1 to 120 seconds") }
-            let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions, timeout: .seconds(timeout))
             let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)
             var report: SiteReport
             if let file {
-                guard !cdn else { throw ValidationError("--file judges a local file; --cdn asks the lab's CDN: give one") }
+                // A local file needs no HTTP client.
                 report = evaluator.evaluate([try Self.served(file, at: locations[0])], service: service, appID: app)
-            } else if cdn {
-                report = try await throughCDN(fetcher, evaluator: evaluator, service: service, authority: locations[0])
             } else {
-                report = evaluator.evaluate(await fetcher.fetchFile(locations), service: service, appID: app)
+                // Whatever ends the fetch, the client is shut down before it goes: an HTTP client
+                // dropped while running ends the process by a signal.
+                let fetcher = SiteFetcher(trustRoots: roots.tls, resolve: resolutions, timeout: .seconds(timeout))
+                do {
+                    if cdn {
+                        report = try await throughCDN(fetcher, evaluator: evaluator, service: service, authority: locations[0])
+                    } else {
+                        report = evaluator.evaluate(await fetcher.fetchFile(locations), service: service, appID: app)
+                    }
+                } catch {
+                    await fetcher.shutdown()
+                    throw error
+                }
+                await fetcher.shutdown()
             }
-            await fetcher.shutdown()
             if !match.isEmpty {
                 report.checks += try matches(report, era: version)
             }
