@@ -104,7 +104,12 @@ public enum DeviceRuntime {
                     try JSONEncoder().encode(status).write(to: configuration.readyFile, options: .atomic)
                     logger.info("device ready", metadata: ["device.id": "\(declaration.id)", "socket": "\(configuration.controlSocket.path)"])
                 }
-                try await SocketServer.serve(path: configuration.controlSocket, logger: logger, listening: ready) { line in
+                try await SocketServer.serve(
+                    path: configuration.controlSocket,
+                    logger: logger,
+                    listening: ready,
+                    refuse: { RequestHandler.encode(.failure($0)) }
+                ) { line in
                     await handler.control(line)
                 }
             }

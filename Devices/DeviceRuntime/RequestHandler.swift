@@ -110,7 +110,11 @@ struct RequestHandler: Sendable {
         let bundleID = app.info.bundleID
         let handler = self
         let server = Task {
-            try await SocketServer.serve(path: socket, logger: logger) { line in await handler.app(line, bundleID: bundleID) }
+            try await SocketServer.serve(
+                path: socket,
+                logger: logger,
+                refuse: { RequestHandler.encode(.call(status: -50, name: "errSecParam", result: nil, reason: $0)) }
+            ) { line in await handler.app(line, bundleID: bundleID) }
         }
         defer { server.cancel() }
         // The socket exists once bound; give the server a moment before the app connects.

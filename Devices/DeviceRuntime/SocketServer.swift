@@ -7,12 +7,18 @@ import NIOPosix
 /// A Unix-socket server that answers one JSON line with one JSON line; used for the device's
 /// control socket and for each launched app's own socket.
 struct SocketServer {
+    /// The longest line read: a call with the largest item data (1 MiB, base64 in JSON) and its
+    /// update fits with room to spare. A longer line is answered with `refuse` and the connection
+    /// closed, so no client (an app among them) can make its device hold more.
+    static let maximumLineBytes = 4 << 20
+
     /// Binds `path` (replacing a stale socket file), only the owner may connect, calls `listening`
     /// once connections are accepted, and serves until the task is cancelled.
     static func serve(
         path: URL,
         logger: Logger,
         listening: @Sendable () async throws -> Void = {},
+        refuse: @escaping @Sendable (String) -> Data,
         handle: @escaping @Sendable (Data) async -> Data
     ) async throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -20,7 +26,9 @@ struct SocketServer {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(unixDomainSocketPath: path.path, cleanupExistingSocketFile: true) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumLineBytes)
+                    )
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
@@ -33,8 +41,15 @@ struct SocketServer {
                     group.addTask {
                         do {
                             try await connection.executeThenClose { lines, output in
-                                for try await line in lines {
-                                    var answer = await handle(Data(line.readableBytesView))
+                                do {
+                                    for try await line in lines {
+                                        var answer = await handle(Data(line.readableBytesView))
+                                        answer.append(UInt8(ascii: "\n"))
+                                        try await output.write(ByteBuffer(bytes: answer))
+                                    }
+                                } catch is ByteToMessageDecoderError.PayloadTooLargeError {
+                                    logger.notice("a socket line over the limit was refused", metadata: ["socket": "\(path.lastPathComponent)"])
+                                    var answer = refuse("the request is longer than \(maximumLineBytes) bytes without a newline")
                                     answer.append(UInt8(ascii: "\n"))
                                     try await output.write(ByteBuffer(bytes: answer))
                                 }
