@@ -33,7 +33,9 @@ public final class SiteFetcher: Sendable {
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         let limit = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         configuration.timeout = .init(connect: limit, read: limit)
-        configuration.decompression = .enabled(limit: .none)
+        // The 128 KB rule holds for the decoded file, and decoding stops there: a gzip bomb costs
+        // no more memory than the largest file a device accepts.
+        configuration.decompression = .enabled(limit: .size(AssociationFile.maximumSize + 1))
         configuration.dnsOverride = resolve.mapValues(\.address)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         ports = resolve.compactMapValues(\.port)
@@ -97,6 +99,9 @@ public final class SiteFetcher: Sendable {
                         break
                     }
                 }
+            } catch NIOHTTPDecompression.DecompressionError.limit {
+                // Decoded past the limit: judged as any file over 128 KB.
+                truncated = true
             } catch let error as NIOSSLError where error == .uncleanShutdown && Self.endsAtClose(response.headers) {
                 // A body without a length ends when the server closes; many servers close without
                 // TLS's close_notify, and clients (CFNetwork, browsers) read the body to the close.

@@ -35,6 +35,7 @@ import WorldTestSupport
             "close.indie.test": ["body": "file.json", "transfer": "close"],
             "gzip.indie.test": ["type": "application/json", "body": "file.json", "gzip": true],
             "gzip-big.indie.test": ["type": "application/json", "body": "big.json", "gzip": true],
+            "gzip-bomb.indie.test": ["type": "application/json", "body": "bomb.json", "gzip": true],
             "signed.indie.test": ["type": "application/pkcs7-mime", "body": "signed.p7"],
             "root-only.indie.test": ["type": "application/json", "body": "file.json", "path": "/apple-app-site-association"],
             "moved.indie.test": ["status": 302, "location": "https://plain.indie.test/.well-known/apple-app-site-association"],
@@ -51,6 +52,7 @@ import WorldTestSupport
         ("close.indie.test", "approved", "content-type", "warn"),
         ("gzip.indie.test", "approved", "size-limit", "pass"),
         ("gzip-big.indie.test", "denied", "size-limit", "fail"),
+        ("gzip-bomb.indie.test", "denied", "size-limit", "fail"),
         ("signed.indie.test", "approved", "signature", "pass"),
         ("root-only.indie.test", "approved", "app-listed", "pass"),
         ("moved.indie.test", "denied", "no-redirects", "fail"),
@@ -80,6 +82,27 @@ import WorldTestSupport
         }
     }
 
+    static let bombSize = 200 << 20
+
+    /// A gzip bomb is cut at the file limit while it is decoded: checking it costs the checker no
+    /// more memory than checking a plain file.
+    @Test func aGzipBombIsCutWhileDecoded() async throws {
+        try await withServer { server in
+            func peakKilobytes(_ host: String) throws -> Int {
+                var arguments = ["aasa", "check", host, "--json", "--timeout", "30"]
+                arguments += ["--trust", server.folder.appending(path: "root.pem").path, "--resolve", "\(host)=127.0.0.1:\(server.port)"]
+                let measure =
+                    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+                    + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+                let result = try runTool("python3", ["-c", measure, kclab.path] + arguments)
+                return try #require(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.stderr)")
+            }
+            let plain = try peakKilobytes("plain.indie.test")
+            let bomb = try peakKilobytes("gzip-bomb.indie.test")
+            #expect(bomb < plain + 8 * 1024, "kclab peaked at \(bomb) KB for a \(Self.bombSize >> 20) MB bomb, \(plain) KB for a plain file")
+        }
+    }
+
     @Test func trustsTheServerOnlyThroughTheGivenRoot() async throws {
         try await withServer { server in
             let untrusted = try server.check("plain.indie.test", trust: false)
@@ -98,6 +121,9 @@ import WorldTestSupport
             // 200,000 bytes of valid JSON that gzip shrinks to a few hundred: the limit is on the decoded file.
             let padding = String(repeating: " ", count: 200_000 - Self.fileJSON.utf8.count)
             try Data((Self.fileJSON + padding).utf8).write(to: folder.appending(path: "big.json"))
+            // 200 MB that gzip sends in about 200 KB: decoded without a bound, it costs the checker
+            // that much memory per fetch.
+            try Data((Self.fileJSON + String(repeating: " ", count: Self.bombSize)).utf8).write(to: folder.appending(path: "bomb.json"))
             let signed = try runTool(
                 "openssl",
                 [
