@@ -37,7 +37,7 @@ COPY --from=build /out/lib/ /usr/lib/swift/linux/
 COPY --from=build /out/bin/ /opt/keychainlab/bin/
 COPY Tools/worlds/ /opt/keychainlab/worlds/
 RUN echo /usr/lib/swift/linux > /etc/ld.so.conf.d/swift.conf && ldconfig
-ENV PATH=/opt/keychainlab/bin:$PATH LOG_LEVEL=info
+ENV PATH=/opt/keychainlab/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LOG_LEVEL=info
 USER keychainlab
 WORKDIR /lab
 VOLUME /lab

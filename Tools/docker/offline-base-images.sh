@@ -14,6 +14,8 @@ mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/so
   | grep -vE '^[[:space:]]*#' | grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -n 1 | tr -d ' ' || true)
 mirror=${mirror:-http://deb.debian.org/debian}
 root=$(mktemp -d)
+# mktemp's folder is 0700: as the image's / it would shut every user but root out.
+chmod 755 "$root"
 trap 'rm -rf "$root"' EXIT
 echo "making $image with debootstrap from $mirror (about a minute)"
 debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.log" 2>&1 || { tail -n 20 "$root.log" >&2; exit 1; }

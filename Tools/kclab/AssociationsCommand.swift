@@ -23,6 +23,9 @@ struct AssociationsCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Option(help: "The world file, to name devices (default: the one kclab up recorded; the compose lab records none).")
+    var world: String?
+
     func run() throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
         let file = lab.associationd.appending(path: "associations.sqlite")
@@ -33,7 +36,7 @@ struct AssociationsCommand: ParsableCommand {
         if let app {
             records = records.filter { $0.appID == app || $0.appID.hasSuffix("." + app) }
         }
-        let names = Self.deviceNames(lab)
+        let names = Self.deviceNames(lab, world: world.map { URL(fileURLWithPath: $0) })
         if json {
             let encoder = AssociationAPI.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
@@ -60,8 +63,11 @@ struct AssociationsCommand: ParsableCommand {
     }
 
     /// Device IDs by UDID, from the lab's world.
-    static func deviceNames(_ lab: LabState) -> [String: String] {
-        guard let record = LabRecord.read(lab), let world = try? World.load(contentsOf: URL(fileURLWithPath: record.worldFile)) else { return [:] }
+    /// Device names by UDID, from `world` or else the world file kclab up recorded.
+    static func deviceNames(_ lab: LabState, world: URL? = nil) -> [String: String] {
+        guard let file = world ?? LabRecord.read(lab).map({ URL(fileURLWithPath: $0.worldFile) }),
+            let world = try? World.load(contentsOf: file)
+        else { return [:] }
         return Dictionary(world.devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 }
