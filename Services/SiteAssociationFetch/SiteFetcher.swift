@@ -37,6 +37,10 @@ public final class SiteFetcher: Sendable {
         // no more memory than the largest file a device accepts.
         configuration.decompression = .enabled(limit: .size(AssociationFile.maximumSize + 1))
         configuration.dnsOverride = resolve.mapValues(\.address)
+        // A connection that fails (an untrusted, expired or misnamed certificate, a port that
+        // speaks no TLS, a refused connection) is a verdict at once, as on a device: retried,
+        // it would only be reported when the whole timeout had passed.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         ports = resolve.compactMapValues(\.port)
         self.userAgent = userAgent

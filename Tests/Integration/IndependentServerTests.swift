@@ -103,6 +103,17 @@ import WorldTestSupport
         }
     }
 
+    /// A certificate the checker does not trust, or one for another name, is a verdict at once:
+    /// with a two-minute timeout the check must end well within the suite's one-minute limit.
+    @Test(.timeLimit(.minutes(1))) func aTrustFailureIsFinalAtOnce() async throws {
+        try await withServer { server in
+            let untrusted = try server.check("plain.indie.test", ["--timeout", "120"], trust: false)
+            #expect(untrusted.report["verdict"] as? String == "denied", "\(untrusted.report)")
+            let misnamed = try server.check("nameless.indie.test", ["--timeout", "120"])
+            #expect(misnamed.report["verdict"] as? String == "denied", "\(misnamed.report)")
+        }
+    }
+
     @Test func trustsTheServerOnlyThroughTheGivenRoot() async throws {
         try await withServer { server in
             let untrusted = try server.check("plain.indie.test", trust: false)
