@@ -238,6 +238,8 @@ actor Device {
                 apps[bundleID]?.reference = nil
                 if attempt == 0, refusal.code == "unknownDevice" { try? await connect() }
                 continue
+            } catch let tooLong as KeychainCallClient.CallTooLong {
+                return .call(status: -50, name: "errSecParam", result: nil, reason: tooLong.description)
             } catch {
                 logger.warning("keychaind is unreachable", metadata: ["error": "\(error)"])
                 break

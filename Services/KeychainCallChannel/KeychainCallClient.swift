@@ -41,6 +41,12 @@ public final class KeychainCallClient: Sendable {
         state = Mutex(State(slots: Array(repeating: .idle, count: max(1, connections))))
     }
 
+    /// A call longer than keychaind reads (``CallFrame/maximumLength``): not sent.
+    public struct CallTooLong: Error, CustomStringConvertible {
+        public let length: Int
+        public var description: String { "the call is \(length) bytes, more than the \(CallFrame.maximumLength) keychaind reads" }
+    }
+
     /// What went wrong on the way; keychaind's refusals are answers, not failures.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -102,6 +108,10 @@ public final class KeychainCallClient: Sendable {
         case .idle: return group.any().makeFailedFuture(Failure(description: "the keychaind client is shut down"))
         }
         let bytes = message(id)
+        // keychaind would close the connection on a longer frame, failing every call on it.
+        guard bytes.count <= CallFrame.maximumLength else {
+            return connection.flatMap { $0.eventLoop.makeFailedFuture(CallTooLong(length: bytes.count)) }
+        }
         return connection.flatMap { channel in
             let promise = channel.eventLoop.makePromise(of: AnswerMessage.Body.self)
             channel.writeAndFlush(PendingCall(id: answerID ?? id, message: bytes, promise: promise)).cascadeFailure(to: promise)
@@ -136,7 +146,9 @@ public final class KeychainCallClient: Sendable {
                     // An address has no name to send or check by SNI; NIOSSL then checks the address.
                     let name = host.first?.isNumber == true || host.contains(":") ? nil : host
                     try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: name))
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CallFrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(CallFrameDecoder(maximumLength: CallFrame.maximumAnswerLength))
+                    )
                     try channel.pipeline.syncOperations.addHandler(AnswerHandler())
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainAPI
 import KeychainCallChannel
+import KeychainTypes
 import Logging
 import NIOCore
 import NIOPosix
@@ -112,7 +113,14 @@ private final class CallHandler: ChannelInboundHandler {
     }
 
     private func send(_ answer: AnswerMessage, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(CallFrame.buffer(answer.encoded(), allocator: context.channel.allocator)), promise: nil)
+        var encoded = answer.encoded()
+        if encoded.count > CallFrame.maximumAnswerLength {
+            // Sent, it would close the device's connection and fail every app's calls on it.
+            logger.notice("an answer over the call channel's limit was replaced", metadata: ["bytes": "\(encoded.count)"])
+            let reason = "the answer is \(encoded.count) bytes, more than the \(CallFrame.maximumAnswerLength) a call may return; ask for fewer items"
+            encoded = AnswerMessage(id: answer.id, body: .answer(.init(status: .allocate, result: nil, reason: reason))).encoded()
+        }
+        context.write(wrapOutboundOut(CallFrame.buffer(encoded, allocator: context.channel.allocator)), promise: nil)
         flusher.flush(context)
     }
 
