@@ -88,6 +88,7 @@ struct Installer {
         do {
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: layout.url(relativePath), to: target)
+            try Self.restrictToOwner(target)
         } catch {
             return .failure(Refusal(reasons: ["bundle-layout: the bundle cannot be read: \(error.localizedDescription)"]))
         }
@@ -98,5 +99,18 @@ struct Installer {
         }
         let getTaskAllow = verdict.entitlements?.getTaskAllow ?? false
         return .success(Installed(bundleID: bundleID.rawValue, bundle: bundle, verdict: verdict, getTaskAllow: getTaskAllow))
+    }
+
+    /// A copy keeps its source's modes; an installed app is the device's alone (folders and
+    /// programs 0700, other files 0600), whoever built the world.
+    private static func restrictToOwner(_ folder: URL) throws {
+        var paths = [folder]
+        if let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) {
+            while let url = enumerator.nextObject() as? URL { paths.append(url) }
+        }
+        for url in paths {
+            let mode = (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) ?? 0o600
+            try FileManager.default.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: url.path)
+        }
     }
 }

@@ -52,6 +52,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
     func run() async throws {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "device.\(id)")
         let configuration = DeviceConfiguration(
             worldFile: URL(fileURLWithPath: world),

@@ -39,6 +39,7 @@ struct Associationd: AsyncParsableCommand {
     var retryTick = 60
 
     func run() async throws {
+        FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "associationd")
         let resolutions: Resolutions.Map
         do {

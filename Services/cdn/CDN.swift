@@ -34,6 +34,7 @@ struct CDN: AsyncParsableCommand {
     var maxAge = 21_600
 
     func run() async throws {
+        FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "cdn")
         let resolutions: Resolutions.Map
         do {

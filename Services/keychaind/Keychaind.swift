@@ -34,6 +34,7 @@ struct Keychaind: AsyncParsableCommand {
 
     func run() async throws {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "keychaind")
         let configuration = KeychainServer.Configuration(
             world: URL(fileURLWithPath: world),

@@ -37,6 +37,7 @@ struct Webcredentiald: AsyncParsableCommand {
     var associationd = "https://127.0.0.1:7702"
 
     func run() async throws {
+        FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "webcredentiald")
         let configuration = WebCredentialServer.Configuration(
             world: URL(fileURLWithPath: world),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceSupport
 
 /// `kclab`: the one command-line tool of KeychainLab.
 @main
@@ -21,6 +22,8 @@ struct Kclab: AsyncParsableCommand {
     /// Runs the command; a usage error (a missing or malformed argument) exits with status 2, as
     /// every kclab command documents, rather than ArgumentParser's 64.
     static func main() async {
+        // Built worlds (keys, profiles), lab state and logs are the user's alone.
+        FileModes.restrictToOwner()
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {

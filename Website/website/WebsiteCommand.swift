@@ -39,6 +39,7 @@ struct WebsiteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "website")
         let configuration = WebsiteServer.Configuration(
             world: try World.load(contentsOf: URL(fileURLWithPath: world)),

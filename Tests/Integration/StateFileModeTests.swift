@@ -1,0 +1,29 @@
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+import Testing
+import WorldTestSupport
+
+/// What the services and devices write is their owner's alone: no file or folder another user
+/// of the machine can read.
+@Suite(.serialized) struct StateFileModeTests {
+    typealias W = IntegrationWorlds
+
+    @Test func everyStateFileIsTheOwnersAlone() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            _ = try lab.status(.add, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "acct": .string("mode")])
+            var checked = 0
+            for folder in [lab.state.keychaind, lab.state.associationd, lab.state.webcredentiald, lab.state.device(W.phone)] {
+                let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+                while let url = enumerator?.nextObject() as? URL {
+                    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+                    let mode = try #require(attributes[.posixPermissions] as? Int)
+                    #expect(mode & 0o077 == 0, "\(url.path) has mode \(String(mode, radix: 8))")
+                    checked += 1
+                }
+            }
+            #expect(checked > 10, "the keychain database, keys, endpoint files, installed apps")
+        }
+    }
+}
