@@ -105,6 +105,31 @@ import WorldTestSupport
         }
     }
 
+    /// Guesses made at the same moment get no more tries than guesses made one after another.
+    @Test func parallelGuessesGetNoMoreTries() async throws {
+        try await withTemporaryDirectory { folder in
+            let service = try Self.service(in: folder)
+            _ = try service.createAccount(site: "example.com", username: "alice", password: "Correct-horse-7", kind: .bearer)
+            let outcomes = await withTaskGroup(of: LoginError?.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        do {
+                            _ = try service.logIn(site: "example.com", username: "alice", password: "guess", kind: .bearer)
+                            return nil
+                        } catch {
+                            return error as? LoginError ?? .unavailable
+                        }
+                    }
+                }
+                var all: [LoginError?] = []
+                for await outcome in group { all.append(outcome) }
+                return all
+            }
+            #expect(outcomes.filter { $0 == .invalidCredentials }.count == service.maximumFailures, "\(outcomes)")
+            #expect(outcomes.filter { if case .tooManyAttempts = $0 { true } else { false } }.count == 40 - service.maximumFailures)
+        }
+    }
+
     @Test func theDatabaseHoldsNoPasswordAndNoToken() async throws {
         try await withTemporaryDirectory { folder in
             let service = try Self.service(in: folder)

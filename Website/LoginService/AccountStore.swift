@@ -108,21 +108,25 @@ public final class AccountStore: Sendable {
 
     // MARK: Failed logins
 
-    /// The failures counted for an account (existing or not) since the window began.
-    public func failures(site: String, username: String) throws -> (count: Int, since: Date)? {
-        try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT count, since FROM failures WHERE site = ? AND username = ?", arguments: [site, username]).map {
-                (count: $0["count"], since: Date(timeIntervalSince1970: $0["since"]))
-            }
-        }
-    }
-
-    public func setFailures(site: String, username: String, count: Int, since: Date) throws {
+    /// Counts an attempt on an account before its password is checked, in one transaction, so
+    /// that attempts made at the same moment cannot all pass a check of the count: nil when the
+    /// attempt may go on (it is counted as a failure until ``clearFailures(site:username:)``), or
+    /// when the account's pause ends.
+    public func reserveAttempt(site: String, username: String, at date: Date, window: TimeInterval, maximum: Int) throws -> Date? {
         try database.write { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count, since FROM failures WHERE site = ? AND username = ?", arguments: [site, username])
+            var count: Int = row?["count"] ?? 0
+            var since = row.map { Date(timeIntervalSince1970: $0["since"]) } ?? date
+            if date.timeIntervalSince(since) >= window {
+                count = 0
+                since = date
+            }
+            if count >= maximum { return since.addingTimeInterval(window) }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO failures (site, username, count, since) VALUES (?, ?, ?, ?)",
-                arguments: [site, username, count, since.timeIntervalSince1970]
+                arguments: [site, username, count + 1, since.timeIntervalSince1970]
             )
+            return nil
         }
     }
 

@@ -67,9 +67,16 @@ public final class LoginService: Sendable {
     /// not, takes the same time, says the same thing and counts toward the account's pause.
     public func logIn(site: String, username: String, password: String, kind: SessionKind) throws(LoginError) -> Session {
         let name = username.trimmingCharacters(in: .whitespaces).lowercased()
-        if let seconds = pausedFor(site: site, username: name) {
+        // The attempt is counted before the (slow) password check, atomically: parallel guesses
+        // cannot all pass the count and get more than `maximumFailures` tries.
+        let date = now()
+        let reserved = Self.stored {
+            try store.reserveAttempt(site: site, username: name, at: date, window: failureWindow, maximum: maximumFailures)
+        }
+        guard let reserved else { throw .unavailable }
+        if let end = reserved {
             hasher.burn(password)
-            throw .tooManyAttempts(retryAfterSeconds: seconds)
+            throw .tooManyAttempts(retryAfterSeconds: max(1, Int(end.timeIntervalSince(date).rounded(.up))))
         }
         let stored = Self.stored { try store.passwordHash(site: site, username: name) } ?? nil
         let matches: Bool
@@ -79,10 +86,7 @@ public final class LoginService: Sendable {
             hasher.burn(password)
             matches = false
         }
-        guard matches else {
-            recordFailure(site: site, username: name)
-            throw .invalidCredentials
-        }
+        guard matches else { throw .invalidCredentials }
         _ = Self.stored { try store.clearFailures(site: site, username: name) }
         return try startSession(site: site, username: name, kind: kind)
     }
@@ -143,23 +147,6 @@ public final class LoginService: Sendable {
         }
         guard stored != nil else { throw .unavailable }
         return Session(username: username, token: token)
-    }
-
-    /// Seconds left of an account's pause, or nil when it may try.
-    private func pausedFor(site: String, username: String) -> Int? {
-        guard let failures = Self.stored({ try store.failures(site: site, username: username) }) ?? nil,
-            failures.count >= maximumFailures
-        else { return nil }
-        let left = failures.since.addingTimeInterval(failureWindow).timeIntervalSince(now())
-        return left > 0 ? Int(left.rounded(.up)) : nil
-    }
-
-    private func recordFailure(site: String, username: String) {
-        let date = now()
-        let previous = Self.stored { try store.failures(site: site, username: username) } ?? nil
-        let fresh = previous.map { date.timeIntervalSince($0.since) >= failureWindow } ?? true
-        let count = fresh ? 1 : (previous?.count ?? 0) + 1
-        _ = Self.stored { try store.setFailures(site: site, username: username, count: count, since: fresh ? date : previous!.since) }
     }
 
     static func digest(_ token: String) -> String {
