@@ -79,6 +79,17 @@ import WorldTestSupport
         #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"))
     }
 
+    /// An argument that is not UTF-8 is refused by name, not read with U+FFFD in it.
+    @Test func refusesArgumentsThatAreNotUTF8() throws {
+        let script =
+            "import subprocess, sys; r = subprocess.run([sys.argv[1], b'bundle', b'verify', b'caf\\xe9', b'--trust', b'x'], "
+            + "capture_output=True); print(r.returncode); print(r.stderr.decode(errors='replace'))"
+        let result = try runTool("python3", ["-c", script, kclab.path])
+        let lines = result.stdout.split(separator: "\n", maxSplits: 1).map(String.init)
+        #expect(lines.first == "2", "\(result.stdout)\(result.stderr)")
+        #expect(lines.last?.contains("argument 3 is not valid UTF-8") == true, "\(result.stdout)")
+    }
+
     @Test func reportsUsageErrors() async throws {
         try await withTemporaryDirectory { folder in
             var result = try run(kclab, ["bundle", "verify", folder.path])

@@ -24,6 +24,14 @@ struct Kclab: AsyncParsableCommand {
     static func main() async {
         // Built worlds (keys, profiles), lab state and logs are the user's alone.
         FileModes.restrictToOwner()
+        // Arguments that are not UTF-8 would reach the command with U+FFFD in place of their
+        // bytes, naming another file or app than the one meant: refused.
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) != nil else {
+                FileHandle.standardError.write(Data("error: argument \(index) is not valid UTF-8\n".utf8))
+                Foundation.exit(2)
+            }
+        }
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {
