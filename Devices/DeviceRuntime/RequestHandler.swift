@@ -1,6 +1,7 @@
 import AppIdentity
 import DeviceProtocol
 import Foundation
+import KeychainTypes
 import Logging
 
 /// Answers the device's sockets: the control socket (kclab, acting as any installed app) and each
@@ -16,6 +17,9 @@ struct RequestHandler: Sendable {
 
     /// A line from the control socket.
     func control(_ line: Data) async -> Data {
+        if let key = JSONDuplicateKeys.first(in: line) {
+            return Self.encode(.failure("the request repeats the key '\(key)' in one object"))
+        }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.failure("the request is not a valid JSON object with an 'op'"))
         }
@@ -63,6 +67,9 @@ struct RequestHandler: Sendable {
 
     /// A line from the socket of a process launched as `bundleID`.
     func app(_ line: Data, bundleID: String) async -> Data {
+        if let key = JSONDuplicateKeys.first(in: line) {
+            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request repeats the key '\(key)' in one object"))
+        }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))
         }

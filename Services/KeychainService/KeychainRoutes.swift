@@ -139,6 +139,9 @@ struct KeychainRoutes: Sendable {
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        if let key = JSONDuplicateKeys.first(in: Data(buffer.readableBytesView)) {
+            throw problem(.badRequest, "badRequest", "the body repeats the key '\(key)' in one object")
+        }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

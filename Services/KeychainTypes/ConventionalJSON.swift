@@ -21,6 +21,9 @@ public enum ConventionalJSON {
         guard let dictionary = object as? [String: Any] else {
             throw ConventionalJSONError("expected a JSON object such as {\"class\": \"genp\", \"acct\": \"alice\"}")
         }
+        if let key = JSONDuplicateKeys.first(in: data) {
+            throw ConventionalJSONError("the key '\(key)' appears twice in one object")
+        }
         var result: [String: SecValue] = [:]
         for (key, value) in dictionary {
             result[key] = try convert(value, key: key)

@@ -83,6 +83,8 @@ import Yams
             #expect(malformed.stdout.hasSuffix("400") && malformed.stdout.contains("badRequest"))
             let unknownApp = try runTool("curl", curl + ["-d", #"{"app":"0000","query":{"class":"genp"}}"#, "\(endpoint)/v1/items/copy-matching"])
             #expect(unknownApp.stdout.hasSuffix("412") && unknownApp.stdout.contains("unknownApp"))
+            let repeated = try runTool("curl", curl + ["-d", #"{"app":"0000","query":{"acct":"a","acct":"b"}}"#, "\(endpoint)/v1/items/add"])
+            #expect(repeated.stdout.hasSuffix("400") && repeated.stdout.contains("repeats the key 'acct'"), "\(repeated.stdout)")
             let unknownCall = try runTool("curl", curl + ["-d", #"{"app":"0000","query":{}}"#, "\(endpoint)/v1/items/steal"])
             #expect(unknownCall.stdout.hasSuffix("404"))
             let huge = lab.state.root.appending(path: "huge.json")
