@@ -238,6 +238,10 @@ actor Device {
                 apps[bundleID]?.reference = nil
                 if attempt == 0, refusal.code == "unknownDevice" { try? await connect() }
                 continue
+            } catch let refusal as KeychainRefusal where refusal.code == "badRequest" {
+                // keychaind could not read the call (a value nested too deep, say): the caller's
+                // parameters, not keychaind's availability.
+                return .call(status: -50, name: "errSecParam", result: nil, reason: refusal.message)
             } catch let tooLong as KeychainCallClient.CallTooLong {
                 return .call(status: -50, name: "errSecParam", result: nil, reason: tooLong.description)
             } catch {

@@ -49,4 +49,16 @@ import WorldTestSupport
             #expect(outcome.filter { !$0.0 }.allSatisfy { $0.1 == 0 }, "\(outcome.filter { !$0.0 }.map(\.1))")
         }
     }
+
+    /// A value nested deeper than the call channel reads is the caller's error (errSecParam),
+    /// not keychaind being unavailable.
+    @Test func aValueNestedTooDeepIsAParameterError() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            var value = SecValue.string("deep")
+            for _ in 0..<70 { value = .array([value]) }
+            let call = try lab.call(.add, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "acct": .string("deep"), "labl": value])
+            #expect(call.status == -50, "\(call.status.map(String.init) ?? "nil") \(call.reason ?? call.error ?? "")")
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "acct": .string("after")]) == 0)
+        }
+    }
 }
