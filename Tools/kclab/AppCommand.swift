@@ -58,7 +58,7 @@ extension AppCommand {
         @Argument(help: "add, copy, update or delete.")
         var operation: Operation
 
-        @Argument(help: "The query (for add: the attributes), as JSON.")
+        @Argument(help: "The query (for add: the attributes), as JSON; - reads it from standard input (keeps v_Data out of ps).")
         var query: String
 
         @Argument(help: "For update: attributesToUpdate, as JSON.")
@@ -71,14 +71,17 @@ extension AppCommand {
             if operation != .update, attributesToUpdate != nil {
                 throw ValidationError("only update takes a second JSON object")
             }
+            if query == "-", attributesToUpdate == "-" { throw ValidationError("only one of the JSON objects can come from standard input") }
         }
 
         func run() throws {
             let parsedQuery: [String: SecValue]
             let parsedChanges: [String: SecValue]?
             do {
-                parsedQuery = try ConventionalJSON.dictionary(from: Data(query.utf8))
-                parsedChanges = try attributesToUpdate.map { try ConventionalJSON.dictionary(from: Data($0.utf8)) }
+                parsedQuery = try ConventionalJSON.dictionary(from: query == "-" ? try StandardInput.read(what: "the query") : Data(query.utf8))
+                parsedChanges = try attributesToUpdate.map { text in
+                    try ConventionalJSON.dictionary(from: text == "-" ? try StandardInput.read(what: "attributesToUpdate") : Data(text.utf8))
+                }
             } catch {
                 throw fail("\(error)", code: 2)
             }

@@ -25,14 +25,19 @@ extension AppCommand {
         @Argument(help: "The account name.")
         var account: String
 
-        @Option(help: "The password to save.")
+        @Option(help: "The password to save (it shows in ps: prefer --password-stdin).")
         var password: String?
+
+        @Flag(help: "Read the password to save from the first line of standard input.")
+        var passwordStdin = false
 
         @Flag(help: "Remove the saved password (a NULL password).")
         var delete = false
 
         func validate() throws {
-            if (password == nil) == !delete { throw ValidationError("give --password P to save, or --delete to remove") }
+            guard [password != nil, passwordStdin, delete].filter({ $0 }).count == 1 else {
+                throw ValidationError("give --password P or --password-stdin to save, or --delete to remove")
+            }
         }
 
         func run() throws {
@@ -40,7 +45,7 @@ extension AppCommand {
                 .addSharedWebCredential,
                 fqdn: fqdn,
                 account: account,
-                password: password,
+                password: passwordStdin ? try StandardInput.line(what: "the password") : password,
                 app: target.app
             )
             try printCredentialResponse(try target.client().send(request))
