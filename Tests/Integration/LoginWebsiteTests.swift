@@ -110,8 +110,19 @@ import WorldTestSupport
             #expect(try web.api("POST", "sessions", #"{"username":"bob","password":"B0b-builds-things"}"#).status == 200, "only alice is paused")
 
             // The HTML pages, with a cookie session; www shares example.com's accounts.
+            // Login CSRF: a sign-in form posted without the token of a page the site served is refused.
+            let crossSite = try web.curl(
+                ["--data-urlencode", "username=bob", "--data-urlencode", "password=B0b-builds-things", "https://HOST/login"],
+                host: "www.example.com"
+            )
+            #expect(crossSite.status == 403 && !crossSite.headers.contains("kl_session="), "\(crossSite)")
+            let form = try web.curl(["https://HOST/login"], host: "www.example.com")
+            let csrf = try #require(form.body.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)?.output.1)
             let signedIn = try web.curl(
-                ["-L", "--data-urlencode", "username=bob", "--data-urlencode", "password=B0b-builds-things", "https://HOST/login"],
+                [
+                    "-L", "--data-urlencode", "username=bob", "--data-urlencode", "password=B0b-builds-things", "--data-urlencode", "csrf=\(csrf)",
+                    "https://HOST/login",
+                ],
                 host: "www.example.com"
             )
             #expect(signedIn.status == 200 && signedIn.body.contains("Signed in as <strong>bob</strong>"), "\(signedIn.body)")

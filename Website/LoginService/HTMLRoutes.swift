@@ -20,11 +20,12 @@ struct HTMLRoutes: Sendable {
         router.get("/login") { request, _ in
             let site = try WebsiteRequest.site(request, sites)
             if signedIn(request, site) != nil { return WebsiteRequest.redirect("/") }
-            return WebsiteRequest.html(Pages.login(site: site))
+            let (cookie, headers) = formCookie(request)
+            return WebsiteRequest.html(Pages.login(site: site, csrf: csrf(cookie)), headers: headers)
         }
         router.post("/login") { request, context in
             let site = try WebsiteRequest.site(request, sites)
-            let form = try await WebsiteRequest.form(request, context)
+            let (form, cookie) = try await checkedSignInForm(request, context)
             let username = form["username"] ?? ""
             do throws(LoginError) {
                 let session = try service.logIn(site: site, username: username, password: form["password"] ?? "", kind: .cookie)
@@ -32,22 +33,23 @@ struct HTMLRoutes: Sendable {
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {
                 context.logger.notice("sign-in refused", metadata: ["site": "\(site)", "account": "\(username)", "reason": "\(error.code)"])
-                return page(for: error, Pages.login(site: site, username: username, error: error.message))
+                return page(for: error, Pages.login(site: site, csrf: csrf(cookie), username: username, error: error.message))
             }
         }
         router.get("/signup") { request, _ in
-            WebsiteRequest.html(Pages.signup(site: try WebsiteRequest.site(request, sites)))
+            let (cookie, headers) = formCookie(request)
+            return WebsiteRequest.html(Pages.signup(site: try WebsiteRequest.site(request, sites), csrf: csrf(cookie)), headers: headers)
         }
         router.post("/signup") { request, context in
             let site = try WebsiteRequest.site(request, sites)
-            let form = try await WebsiteRequest.form(request, context)
+            let (form, cookie) = try await checkedSignInForm(request, context)
             let username = form["username"] ?? ""
             do throws(LoginError) {
                 let session = try service.createAccount(site: site, username: username, password: form["password"] ?? "", kind: .cookie)
                 context.logger.info("account created", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "form"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {
-                return page(for: error, Pages.signup(site: site, username: username, error: error.message))
+                return page(for: error, Pages.signup(site: site, csrf: csrf(cookie), username: username, error: error.message))
             }
         }
         router.get("/password") { request, _ in
@@ -79,10 +81,10 @@ struct HTMLRoutes: Sendable {
             do throws(LoginError) {
                 try service.deleteAccount(site: site, token: token, password: form["password"] ?? "")
                 context.logger.info("account deleted", metadata: ["site": "\(site)", "account": "\(user)", "via": "form"])
-                return WebsiteRequest.html(
-                    Pages.login(site: site, notice: "Your account was deleted."),
-                    headers: WebsiteRequest.clearSession
-                )
+                let (cookie, formHeaders) = WebsiteRequest.newFormCookie()
+                var headers = WebsiteRequest.clearSession
+                for field in formHeaders { headers.append(field) }
+                return WebsiteRequest.html(Pages.login(site: site, csrf: csrf(cookie), notice: "Your account was deleted."), headers: headers)
             } catch {
                 return page(for: error, Pages.deleteAccount(site: site, csrf: csrf(token), error: error.message))
             }
@@ -114,6 +116,22 @@ struct HTMLRoutes: Sendable {
         let form = try await WebsiteRequest.form(request, context)
         guard form["csrf"] == csrf(token) else { throw HTTPError(.forbidden, message: "the form is stale or from another site; reload the page") }
         return form
+    }
+
+    /// The request's form cookie, or a new one with the header that sets it.
+    private func formCookie(_ request: Request) -> (value: String, headers: HTTPFields) {
+        if let value = request.cookies[WebsiteRequest.formCookieName]?.value, value.count == 48 { return (value, [:]) }
+        return WebsiteRequest.newFormCookie()
+    }
+
+    /// A sign-in or sign-up form, once its CSRF token is its form cookie's; otherwise 403, so
+    /// another site cannot sign a browser in to an account of its choosing.
+    private func checkedSignInForm(_ request: Request, _ context: WebsiteRequestContext) async throws -> ([String: String], String) {
+        let form = try await WebsiteRequest.form(request, context)
+        guard let cookie = request.cookies[WebsiteRequest.formCookieName]?.value, !cookie.isEmpty, form["csrf"] == csrf(cookie) else {
+            throw HTTPError(.forbidden, message: "the form is stale or from another site; reload the page")
+        }
+        return (form, cookie)
     }
 
     /// A page shown again with the error, under the error's status.

@@ -38,12 +38,13 @@ enum Pages {
             + (notice.map { "<p class=\"notice\">\(escape($0))</p>\n" } ?? "")
     }
 
-    static func login(site: String, username: String = "", error: String? = nil, notice: String? = nil) -> String {
+    static func login(site: String, csrf: String, username: String = "", error: String? = nil, notice: String? = nil) -> String {
         page(
             "Sign in",
             site: site,
             message(error, notice: notice) + """
                 <form method="post" action="/login" id="login">
+                <input type="hidden" name="csrf" value="\(escape(csrf))">
                 <label>Username <input name="username" autocomplete="username" value="\(escape(username))" required></label>
                 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
                 <button type="submit">Sign in</button>
@@ -53,12 +54,13 @@ enum Pages {
         )
     }
 
-    static func signup(site: String, username: String = "", error: String? = nil) -> String {
+    static func signup(site: String, csrf: String, username: String = "", error: String? = nil) -> String {
         page(
             "Create account",
             site: site,
             message(error) + """
                 <form method="post" action="/signup" id="signup">
+                <input type="hidden" name="csrf" value="\(escape(csrf))">
                 <label>Username <input name="username" autocomplete="username" value="\(escape(username))" required></label>
                 <label>Password <input type="password" name="password" autocomplete="new-password" required></label>
                 <button type="submit">Create account</button>

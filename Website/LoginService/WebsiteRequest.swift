@@ -92,6 +92,17 @@ enum WebsiteRequest {
         [.setCookie: "\(cookieName)=\(token); Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=604800"]
     }
 
+    /// The cookie a sign-in or sign-up form is bound to before there is a session: only a page
+    /// the site served to this browser carries its CSRF token (login CSRF).
+    static let formCookieName = "kl_form"
+
+    /// A fresh form cookie's value, and the header that sets it (SameSite=Strict: never sent
+    /// with another site's request).
+    static func newFormCookie() -> (value: String, headers: HTTPFields) {
+        let value = Data((0..<24).map { _ in UInt8.random(in: .min ... .max) }).map { String(format: "%02x", $0) }.joined()
+        return (value, [.setCookie: "\(formCookieName)=\(value); Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600"])
+    }
+
     static let clearSession: HTTPFields = [.setCookie: "\(cookieName)=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0"]
 
     /// The CSRF token of a session: an HMAC of its token, so only pages of that session carry it.
