@@ -17,7 +17,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo test bench deps lint format build clean static-check compose-image compose-up compose-down compose-demo
+.PHONY: demo test bench deps lint format build clean static-check fuzz compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -61,6 +61,15 @@ static-check: deps
 	rm -rf .build-static/world && KCLAB_BIN_DIR=$(BIN) .build-static/release/kclab world build Tools/worlds/demo.yaml --out .build-static/world
 	.build-static/release/kclab bundle verify .build-static/world/apps/com.example.AppOne.app --trust .build-static/world >/dev/null
 
+# Every parser fed mutated inputs, FUZZ_SECONDS each (at most a million inputs); a crash saves
+# its input in .fuzz-crashes/ and fails. Optimized, beside static-check's build (docs/reliability.md).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product kclab-fuzz
+	@mkdir -p .fuzz-crashes
+	@.build-static/release/kclab-fuzz --seconds $(FUZZ_SECONDS) --crashes .fuzz-crashes 2>.fuzz-crashes/stderr.log \
+	  || { grep -v CFPropertyList .fuzz-crashes/stderr.log | tail -n 20; ls -l .fuzz-crashes; exit 1; }
+
 # The compose lab (docs/compose.md). DOCKER_BINARIES=swift builds inside the Dockerfile's Swift
 # stage (a machine that can pull swift:6.3-bookworm); otherwise the host builds the programs
 # (debug, release or static) and the Dockerfile copies them.
@@ -96,4 +105,4 @@ compose-demo: compose-image
 	exit $$status
 
 clean:
-	rm -rf .build .demo .bench .bench-associations .docker
+	rm -rf .build .build-static .demo .bench .bench-associations .docker .fuzz-crashes

@@ -530,6 +530,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// kclab-fuzz: every parser fed mutated inputs (make fuzz; docs/reliability.md).
+        .executableTarget(
+            name: "kclab-fuzz",
+            dependencies: [
+                "AppIdentity",
+                "DeviceProtocol",
+                "KeychainAPI",
+                "KeychainCallChannel",
+                "KeychainTypes",
+                "SiteAssociation",
+                "WorldFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/fuzz",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests
 
         .target(

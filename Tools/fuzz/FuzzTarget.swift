@@ -1,0 +1,86 @@
+import AppIdentity
+import DeviceProtocol
+import Foundation
+import KeychainAPI
+import KeychainCallChannel
+import KeychainTypes
+import SiteAssociation
+import WorldFile
+
+/// One parser under fuzzing: the seeds its inputs grow from, and the call that must end with a
+/// value or an error for any bytes, never a crash.
+struct FuzzTarget {
+    let name: String
+    let about: String
+    let seeds: [[UInt8]]
+    let run: ([UInt8]) -> Void
+
+    static func all(demoWorld: String) -> [FuzzTarget] {
+        let queries = [
+            #"{"class": "genp", "svce": "token", "acct": "alice", "v_Data": "c2VjcmV0", "agrp": "ABCDE12345.com.example.SharedItems"}"#,
+            #"{"class": "inet", "srvr": "example.com", "ptcl": "htps", "m_Limit": "m_LimitAll", "r_Attributes": true, "sync": "syna"}"#,
+            #"{"class": "genp", "cdat": {"$date": "2026-01-01T00:00:00Z"}, "gena": {"$data": "AAEC"}, "nested": [1, 2.5, null, {"k": [true]}]}"#,
+        ].map { Array($0.utf8) }
+        let request = KeychainAPI.CallRequest(
+            app: "0123abcd",
+            query: ["class": .string("genp"), "acct": .string("alice"), "v_Data": .data(Data("secret".utf8)), "m_Limit": .integer(5)],
+            attributesToUpdate: ["labl": .array([.string("a"), .bool(true), .date(Date(timeIntervalSince1970: 0))])]
+        )
+        let calls = CallMessage.Call.allCases.enumerated().map { index, call in
+            CallMessage(id: UInt32(index), call: call, request: request).encoded()
+        }
+        let answers = [
+            AnswerMessage(id: 7, body: .answer(.init(status: .success, result: .dictionary(["acct": .string("a")]), reason: nil))).encoded(),
+            AnswerMessage(id: 8, body: .problem(.init(error: "unknownApp", message: "m", reasons: ["r"]))).encoded(),
+        ]
+        let associations = [
+            #"{"webcredentials": {"apps": ["D3KQX62K1A.com.example.DemoApp"]}, "applinks": {"apps": [], "details": [{"appID": "A.b", "paths": ["/x/*", "NOT /y"]}]}}"#,
+            ##"{"applinks": {"details": [{"appIDs": ["VA3SY54YU8.com.example.app"], "components": [{"/": "/app/*", "?": {"q": "1"}, "#": "f", "exclude": true}]}]}}"##,
+            #"{"appclips": {"apps": ["ABCDE12345.com.example.Clip"]}, "activitycontinuation": {"apps": ["ABCDE12345.com.example.App"]}}"#,
+        ].map { Array($0.utf8) }
+        let plists = [
+            Array(PlistValue.xmlPropertyList(["keychain-access-groups": .array([.string("ABCDE12345.*")]), "get-task-allow": .bool(true)])),
+            Array(
+                PlistValue.xmlPropertyList([
+                    "Name": .string("p"), "CreationDate": .date(Date(timeIntervalSince1970: 0)),
+                    "DeveloperCertificates": .array([.data(Data([1, 2]))]),
+                    "TimeToLive": .integer(365), "Version": .real(1.5), "Entitlements": .dictionary(["a": .dictionary([:])]),
+                ])
+            ),
+        ]
+        let deviceRequests = [
+            #"{"op": "add", "app": "com.example.AppOne", "query": {"class": {"string": "genp"}}}"#,
+            #"{"op": "status"}"#,
+            #"{"op": "run", "app": "com.example.DemoApp", "arguments": ["web-login", "--user", "alice"]}"#,
+        ].map { Array($0.utf8) }
+
+        return [
+            FuzzTarget(name: "conventional-json", about: "kclab's SecItem queries (ConventionalJSON)", seeds: queries) { bytes in
+                _ = try? ConventionalJSON.dictionary(from: Data(bytes))
+            },
+            FuzzTarget(name: "duplicate-keys", about: "the repeated-key scan of every JSON input", seeds: queries + associations + deviceRequests) {
+                bytes in
+                _ = JSONDuplicateKeys.first(in: Data(bytes))
+            },
+            FuzzTarget(name: "call-frames", about: "keychaind's call channel: calls as keychaind reads them", seeds: calls) { bytes in
+                _ = CallMessage.decode(bytes)
+            },
+            FuzzTarget(name: "call-answers", about: "the call channel: answers as a device reads them", seeds: answers) { bytes in
+                _ = try? AnswerMessage.decode(bytes)
+            },
+            FuzzTarget(name: "aasa", about: "apple-app-site-association files: JSON with positions, both applinks formats", seeds: associations) {
+                bytes in
+                _ = AssociationFile.read(Data(bytes))
+            },
+            FuzzTarget(name: "plist", about: "property lists: entitlements, profiles, code directories", seeds: plists) { bytes in
+                _ = try? PlistValue.dictionary(fromPropertyList: Data(bytes))
+            },
+            FuzzTarget(name: "device-requests", about: "lines on a device's control and app sockets", seeds: deviceRequests) { bytes in
+                _ = try? JSONDecoder().decode(DeviceRequest.self, from: Data(bytes))
+            },
+            FuzzTarget(name: "world-yaml", about: "the world file", seeds: [Array(demoWorld.utf8)]) { bytes in
+                _ = try? World.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+            },
+        ]
+    }
+}
