@@ -17,7 +17,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo test bench deps lint format build clean static-check fuzz compose-image compose-up compose-down compose-demo
+.PHONY: demo test bench deps lint format build clean static-check fuzz durability compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -70,6 +70,13 @@ fuzz: deps
 	@.build-static/release/kclab-fuzz --seconds $(FUZZ_SECONDS) --crashes .fuzz-crashes 2>.fuzz-crashes/stderr.log \
 	  || { grep -v CFPropertyList .fuzz-crashes/stderr.log | tail -n 20; ls -l .fuzz-crashes; exit 1; }
 
+# keychaind killed with SIGKILL DURABILITY_ROUNDS times while 16 writers add items through the call
+# channel; fails unless every acknowledged item is there and SQLite's integrity check passes.
+DURABILITY_ROUNDS ?= 20
+durability: deps
+	$(SWIFT) build
+	$(BIN)/keychain-bench --durability $(DURABILITY_ROUNDS) --state .durability
+
 # The compose lab (docs/compose.md). DOCKER_BINARIES=swift builds inside the Dockerfile's Swift
 # stage (a machine that can pull swift:6.3-bookworm); otherwise the host builds the programs
 # (debug, release or static) and the Dockerfile copies them.
@@ -105,4 +112,4 @@ compose-demo: compose-image
 	exit $$status
 
 clean:
-	rm -rf .build .build-static .demo .bench .bench-associations .docker .fuzz-crashes
+	rm -rf .build .build-static .demo .bench .bench-associations .durability .docker .fuzz-crashes

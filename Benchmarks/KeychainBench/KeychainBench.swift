@@ -43,6 +43,9 @@ struct KeychainBench: AsyncParsableCommand {
     )
     var only: String?
 
+    @Option(help: "Instead of measuring: kill keychaind this many times while apps add items, then check that no acknowledged item is lost.")
+    var durability: Int?
+
     static let apps = (0..<16).map { "bench.app\($0)" }
 
     func run() async throws {
@@ -72,8 +75,12 @@ struct KeychainBench: AsyncParsableCommand {
         let lab = LabState(root: folder.appending(path: "lab"))
         _ = try await Lab.up(world: world, state: lab)
         do {
-            let direct = try await report(lab)
-            try await direct.shutdown()
+            if let durability {
+                try await Durability(lab: lab, rounds: durability, emit: emit).run()
+            } else {
+                let direct = try await report(lab)
+                try await direct.shutdown()
+            }
         } catch {
             _ = await Lab.down(state: lab)
             throw error
