@@ -5,11 +5,27 @@ extension World {
     /// The top-level keys of a world file.
     static let keys = ["name", "teams", "apps", "devices", "websites"]
 
+    /// The largest world file read: the demo world is 7 KB; a file this large is a mistake.
+    public static let maximumFileSize = 4 << 20
+
     /// Reads and validates a world file.
     public static func load(contentsOf url: URL) throws(WorldError) -> World {
         let text: String
         do {
+            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            guard size <= maximumFileSize else {
+                throw WorldError(
+                    .unreadable,
+                    file: url.path,
+                    line: 0,
+                    column: 0,
+                    key: "",
+                    message: "the world file is \(size) bytes, more than the \(maximumFileSize) a world file may have"
+                )
+            }
             text = try String(contentsOf: url, encoding: .utf8)
+        } catch let error as WorldError {
+            throw error
         } catch {
             throw WorldError(
                 .unreadable,

@@ -257,4 +257,20 @@ import WorldFile
             try World.load(contentsOf: .init(fileURLWithPath: "/nonexistent/world.yaml"))
         }
     }
+
+    /// A world file past the limit is refused before it is read into memory.
+    @Test func refusesAnOversizedFile() throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "huge-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(World.maximumFileSize + 1))
+        try handle.close()
+        do {
+            _ = try World.load(contentsOf: file)
+            Issue.record("an oversized world file was read")
+        } catch {
+            #expect(error.code == .unreadable && error.description.contains("more than"), "\(error)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import AppIdentity
+import CMSSupport
 import DeviceProtocol
 import Foundation
 import KeychainAPI
@@ -15,7 +16,7 @@ struct FuzzTarget {
     let seeds: [[UInt8]]
     let run: ([UInt8]) -> Void
 
-    static func all(demoWorld: String) -> [FuzzTarget] {
+    static func all(demoWorld: String, signedFiles: [[UInt8]]) -> [FuzzTarget] {
         let queries = [
             #"{"class": "genp", "svce": "token", "acct": "alice", "v_Data": "c2VjcmV0", "agrp": "ABCDE12345.com.example.SharedItems"}"#,
             #"{"class": "inet", "srvr": "example.com", "ptcl": "htps", "m_Limit": "m_LimitAll", "r_Attributes": true, "sync": "syna"}"#,
@@ -77,6 +78,10 @@ struct FuzzTarget {
             },
             FuzzTarget(name: "device-requests", about: "lines on a device's control and app sockets", seeds: deviceRequests) { bytes in
                 _ = try? JSONDecoder().decode(DeviceRequest.self, from: Data(bytes))
+            },
+            FuzzTarget(name: "cms", about: "CMS SignedData (profiles, code signatures, signed AASA files) through OpenSSL", seeds: signedFiles) {
+                bytes in
+                _ = try? SignedMessage(der: Data(bytes))
             },
             FuzzTarget(name: "world-yaml", about: "the world file", seeds: [Array(demoWorld.utf8)]) { bytes in
                 _ = try? World.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
