@@ -136,7 +136,12 @@ extension AppCommand {
         }
 
         func run() throws {
-            try launch(target, DeviceRequest(.exec, app: target.app, arguments: command))
+            // The device runs the program from its own folder: a relative path means the caller's.
+            var resolved = command
+            if let program = resolved.first, program.contains("/"), !program.hasPrefix("/") {
+                resolved[0] = URL(fileURLWithPath: program).standardizedFileURL.path
+            }
+            try launch(target, DeviceRequest(.exec, app: target.app, arguments: resolved))
         }
     }
 }

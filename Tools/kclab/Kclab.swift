@@ -12,12 +12,16 @@ struct Kclab: AsyncParsableCommand {
             Start with `kclab demo`, or build a world of your own with `kclab world build` and check \
             its bundles with `kclab bundle verify`. The world file format is in docs/world.md.
             """,
+        version: "kclab \(Kclab.version)",
         subcommands: [
             WorldCommand.self, BundleCommand.self, UpCommand.self, DownCommand.self, StatusCommand.self, ResetCommand.self,
             AppCommand.self, DeviceCommand.self, AASACommand.self, AssociationsCommand.self, DemoCommand.self,
             WebsitesCommand.self,
         ]
     )
+
+    /// KeychainLab's version.
+    static let version = "0.9.0-dev"
 
     /// Runs the command; a usage error (a missing or malformed argument) exits with status 2, as
     /// every kclab command documents, rather than ArgumentParser's 64.

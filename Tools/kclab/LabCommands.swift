@@ -69,25 +69,66 @@ struct DownCommand: AsyncParsableCommand {
     }
 }
 
-/// `kclab status --state DIR`
+/// `kclab status --state DIR [--json]`
 struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what runs in a state folder.")
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show what runs in a state folder.",
+        discussion: "Exits with status 1 when a process kclab up started has stopped, 2 when nothing was started."
+    )
 
     @Option(help: "The state folder.")
     var state = "state"
 
+    @Flag(help: "Print one JSON object: each process with its pid, whether it runs, and a device's platform and apps.")
+    var json = false
+
+    /// One process of the lab, as status reports it.
+    struct Component: Encodable {
+        let name: String
+        let pid: Int32
+        let running: Bool
+        var platform: String?
+        var osVersion: String?
+        var installed: Int?
+        var refused: Int?
+    }
+
+    /// What --json prints.
+    struct Report: Encodable {
+        let state: String
+        let components: [Component]
+    }
+
     func run() throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
-        guard let record = LabRecord.read(lab) else { throw fail("nothing was started in \(state); run kclab up") }
+        guard let record = LabRecord.read(lab) else { throw fail("nothing was started in \(state); run kclab up", code: 2) }
+        var components: [Component] = []
         for process in record.processes {
-            let alive = LabProcesses.isAlive(process.pid)
-            say("\(process.name): \(alive ? "running" : "STOPPED") (pid \(process.pid))")
-            guard alive, process.name.hasPrefix("device ") else { continue }
-            let id = String(process.name.dropFirst("device ".count))
-            if let status = try? DeviceClient(state: lab, device: id).status() {
-                say("    \(status.platform) \(status.osVersion), \(status.installed.count) apps installed, \(status.refused.count) refused")
+            var component = Component(name: process.name, pid: process.pid, running: LabProcesses.isAlive(process.pid))
+            if component.running, process.name.hasPrefix("device "),
+                let status = try? DeviceClient(state: lab, device: String(process.name.dropFirst("device ".count))).status()
+            {
+                component.platform = "\(status.platform)"
+                component.osVersion = "\(status.osVersion)"
+                component.installed = status.installed.count
+                component.refused = status.refused.count
+            }
+            components.append(component)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            say(String(decoding: try encoder.encode(Report(state: lab.root.path, components: components)), as: UTF8.self))
+        } else {
+            for component in components {
+                say("\(component.name): \(component.running ? "running" : "STOPPED") (pid \(component.pid))")
+                if let platform = component.platform, let version = component.osVersion {
+                    say("    \(platform) \(version), \(component.installed ?? 0) apps installed, \(component.refused ?? 0) refused")
+                }
             }
         }
+        if components.contains(where: { !$0.running }) { throw ExitCode(1) }
     }
 }
 
