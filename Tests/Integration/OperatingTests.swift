@@ -1,4 +1,6 @@
+import DeviceProtocol
 import Foundation
+import KeychainTypes
 import LabControl
 import Testing
 import WorldTestSupport
@@ -45,6 +47,31 @@ import WorldTestSupport
             process.waitUntilExit()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 0 && text.contains("hello from com.example.AppOne"), "\(text)")
+        }
+    }
+
+    /// One daemon or device restarted on its own: the others still reach it, nothing is lost.
+    @Test func restartOneComponentAndReadItsLogs() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let app = "com.example.AppOne"
+            #expect(
+                try lab.status(.add, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("kept"), "v_Data": .data(Data("k".utf8))]) == 0
+            )
+            let keychaind = try lab.kclab(["restart", "keychaind"])
+            #expect(keychaind.status == 0 && keychaind.stdout.contains("restarted keychaind"), "\(keychaind.stdout)\(keychaind.stderr)")
+            let kept = try lab.call(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("kept"), "r_Data": .bool(true)])
+            #expect(kept.result == .data(Data("k".utf8)), "the device reaches keychaind on its port again")
+            let device = try lab.kclab(["restart", W.phone])
+            #expect(device.status == 0, "\(device.stderr)")
+            #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("kept")]) == 0)
+            #expect(try lab.kclab(["status"]).status == 0, "every component runs, and the record knows the new PIDs")
+            let unknown = try lab.kclab(["restart", "nonesuch"])
+            #expect(unknown.status == 1 && unknown.stderr.contains("no nonesuch in this lab"))
+
+            let one = try lab.kclab(["logs", "keychaind", "--lines", "50"])
+            #expect(one.status == 0 && one.stdout.contains("keychaind listening"), "\(one.stdout)")
+            let all = try lab.kclab(["logs", "--lines", "2"])
+            #expect(all.stdout.contains("keychaind | ") && all.stdout.contains("device-\(W.phone) | "), "\(all.stdout)")
         }
     }
 

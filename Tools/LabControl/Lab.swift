@@ -1,5 +1,6 @@
 public import DeviceProtocol
 public import Foundation
+import WebsiteFixture
 import WorldBuilder
 import WorldFile
 
@@ -30,7 +31,7 @@ public enum Lab {
         func service(_ name: String, _ arguments: [String], endpoint: URL) async throws {
             try? FileManager.default.removeItem(at: endpoint)
             let pid = try LabProcesses.start(name, arguments, log: state.log(name))
-            record.processes.append(.init(name: name, pid: pid))
+            record.processes.append(.init(name: name, pid: pid, program: LabProcesses.binaries.appending(path: name).path, arguments: arguments))
             try record.write(state)
             try await LabProcesses.waitFor(endpoint, process: pid, name: name, log: state.log(name))
         }
@@ -50,8 +51,8 @@ public enum Lab {
                 )
                 loginService = SiteRecord.endpointURL(state.websiteEndpoint).map { $0.replacingOccurrences(of: "http://", with: "") }
             }
-            if let (pid, site) = try startWebsites(world, state: state, loginService: loginService) {
-                record.processes.append(.init(name: "nginx", pid: pid))
+            if let (pid, site, arguments) = try startWebsites(world, state: state, loginService: loginService) {
+                record.processes.append(.init(name: "nginx", pid: pid, program: NginxProcess.executable.path, arguments: arguments))
                 try record.write(state)
                 try await waitForWebsites(site, pid: pid, state: state)
                 websites = site
@@ -78,17 +79,16 @@ public enum Lab {
             var devicePIDs: [Int32] = []
             for device in world.devices {
                 try? FileManager.default.removeItem(at: state.readyFile(device.id))
-                let pid = try LabProcesses.start(
-                    "device",
-                    [
-                        "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
-                        "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
-                        "--associationd", state.associationdEndpoint.path, "--webcredentiald", state.webcredentialdEndpoint.path,
-                        "--sites", state.siteFile.path,
-                    ],
-                    log: state.log("device-\(device.id)")
+                let arguments = [
+                    "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
+                    "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
+                    "--associationd", state.associationdEndpoint.path, "--webcredentiald", state.webcredentialdEndpoint.path,
+                    "--sites", state.siteFile.path,
+                ]
+                let pid = try LabProcesses.start("device", arguments, log: state.log("device-\(device.id)"))
+                record.processes.append(
+                    .init(name: "device \(device.id)", pid: pid, program: LabProcesses.binaries.appending(path: "device").path, arguments: arguments)
                 )
-                record.processes.append(.init(name: "device \(device.id)", pid: pid))
                 devicePIDs.append(pid)
                 try record.write(state)
             }

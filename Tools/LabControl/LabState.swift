@@ -53,9 +53,16 @@ public struct LabRecord: Codable, Sendable {
     public struct Process: Codable, Sendable {
         public var name: String
         public var pid: Int32
-        public init(name: String, pid: Int32) {
+        /// The program and its arguments, so `kclab restart` can start it again (nil in records
+        /// written before restart existed).
+        public var program: String?
+        public var arguments: [String]?
+
+        public init(name: String, pid: Int32, program: String? = nil, arguments: [String]? = nil) {
             self.name = name
             self.pid = pid
+            self.program = program
+            self.arguments = arguments
         }
     }
 

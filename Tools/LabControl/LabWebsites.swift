@@ -29,7 +29,8 @@ extension SiteRecord {
 extension Lab {
     /// Starts nginx for the world's websites; nil when the world has none. Without nginx
     /// installed the websites are skipped with a warning, so the keychain still comes up.
-    static func startWebsites(_ world: World, state: LabState, loginService: String?) throws -> (pid: Int32, record: SiteRecord)? {
+    static func startWebsites(_ world: World, state: LabState, loginService: String?) throws -> (pid: Int32, record: SiteRecord, arguments: [String])?
+    {
         guard !world.websites.isEmpty else { return nil }
         guard FileManager.default.isExecutableFile(atPath: NginxProcess.executable.path) else {
             FileHandle.standardError.write(
@@ -44,12 +45,13 @@ extension Lab {
             port: try NginxProcess.freePort(),
             loginService: loginService
         )
-        let pid = try LabProcesses.start(at: NginxProcess.executable, try configuration.write(), log: state.log("nginx"))
+        let arguments = try configuration.write()
+        let pid = try LabProcesses.start(at: NginxProcess.executable, arguments, log: state.log("nginx"))
         let record = SiteRecord(address: configuration.address, port: configuration.port, hosts: configuration.hosts)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(record).write(to: state.siteFile, options: .atomic)
-        return (pid, record)
+        return (pid, record, arguments)
     }
 
     /// Waits until nginx accepts connections (10 seconds at most).

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import LabControl
+
+/// `kclab restart --state DIR COMPONENT`
+struct RestartCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restart",
+        abstract: "Stop one daemon or device of a running lab and start it again, on the same ports, without a full down and up.",
+        discussion: "COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, or a device's ID."
+    )
+
+    @Option(help: "The state folder.")
+    var state = "state"
+
+    @Argument(help: "What to restart.")
+    var component: String
+
+    func run() async throws {
+        do {
+            let pid = try await Lab.restart(component, state: LabState(root: URL(fileURLWithPath: state)))
+            say("restarted \(component) (pid \(pid))")
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+}
+
+/// `kclab logs --state DIR [COMPONENT] [--lines N] [--follow]`
+struct LogsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logs",
+        abstract: "Print the last lines of a lab's logs (every process's, or one), and with --follow, what they write next.",
+        discussion: "COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, or a device's ID. Logs never hold a secret."
+    )
+
+    @Option(help: "The state folder.")
+    var state = "state"
+
+    @Argument(help: "One process's log; omitted, every log, each line prefixed with its process.")
+    var component: String?
+
+    @Option(help: "How many lines of each log to print first.")
+    var lines = 20
+
+    @Flag(help: "Keep printing what the logs write, until interrupted.")
+    var follow = false
+
+    func validate() throws {
+        guard lines >= 0 else { throw ValidationError("--lines must be 0 or more") }
+    }
+
+    func run() async throws {
+        let lab = LabState(root: URL(fileURLWithPath: state))
+        let names = try logNames(lab)
+        var offsets: [String: UInt64] = [:]
+        for name in names {
+            let file = lab.log(name)
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").suffix(lines) { say(prefixed(name, line)) }
+            offsets[name] = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64) ?? 0
+        }
+        while follow {
+            try await Task.sleep(for: .milliseconds(250))
+            for name in names {
+                guard let handle = try? FileHandle(forReadingFrom: lab.log(name)) else { continue }
+                defer { try? handle.close() }
+                try handle.seek(toOffset: offsets[name] ?? 0)
+                let data = handle.readDataToEndOfFile()
+                guard let last = data.lastIndex(of: 0x0A) else { continue }
+                offsets[name, default: 0] += UInt64(last + 1 - data.startIndex)
+                for line in String(decoding: data[..<last], as: UTF8.self).split(separator: "\n") { say(prefixed(name, line)) }
+            }
+        }
+    }
+
+    private func prefixed(_ name: String, _ line: Substring) -> String {
+        component == nil ? "\(name) | \(line)" : String(line)
+    }
+
+    /// The logs to print: the component's, or every log in the lab.
+    private func logNames(_ lab: LabState) throws -> [String] {
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: lab.logs.path)) ?? [])
+            .filter { $0.hasSuffix(".log") }.map { String($0.dropLast(4)) }.sorted()
+        guard !present.isEmpty else { throw fail("no logs in \(lab.logs.path); start a lab with kclab up", code: 2) }
+        guard let component else { return present }
+        for name in [component, "device-\(component)"] where present.contains(name) { return [name] }
+        throw fail("no log for \(component): one of \(present.joined(separator: ", "))", code: 2)
+    }
+}
