@@ -17,7 +17,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo test bench deps lint format build clean static-check fuzz durability compose-image compose-up compose-down compose-demo
+.PHONY: demo test bench deps lint format build clean static-check fuzz durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -52,6 +52,22 @@ format:
 # Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
 build:
 	$(SWIFT) build --build-tests
+
+# kclab and the programs it starts, in one folder (kclab finds them beside itself), with kclab on
+# PATH and the demo world: make install [PREFIX=/usr/local] [CONFIG=release|debug].
+PREFIX ?= /usr/local
+CONFIG ?= release
+PROGRAMS := $(shell cat Tools/docker/programs)
+install: deps
+	$(SWIFT) build -c $(CONFIG)
+	install -d $(DESTDIR)$(PREFIX)/lib/keychainlab $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/keychainlab/worlds
+	for program in $(PROGRAMS); do install -m 755 .build/$(CONFIG)/$$program $(DESTDIR)$(PREFIX)/lib/keychainlab/; done
+	ln -sf ../lib/keychainlab/kclab $(DESTDIR)$(PREFIX)/bin/kclab
+	install -m 644 Tools/worlds/*.yaml $(DESTDIR)$(PREFIX)/share/keychainlab/worlds/
+	@echo "installed kclab in $(DESTDIR)$(PREFIX)/bin; the demo world is $(PREFIX)/share/keychainlab/worlds/demo.yaml"
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/lib/keychainlab $(DESTDIR)$(PREFIX)/share/keychainlab $(DESTDIR)$(PREFIX)/bin/kclab
 
 # kclab linked with --static-swift-stdlib (as the Dockerfile's Swift stage builds it) builds the
 # demo world: static Foundation differs from the dynamic one (docs/compose.md). A release build:
