@@ -17,11 +17,16 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo test bench deps lint format build clean static-check fuzz durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: demo walkthrough test bench deps lint format build clean static-check fuzz durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
 	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --state .demo
+
+# docs/walkthrough.md from a real run of the demo (a test fails when it is stale).
+walkthrough: deps
+	$(SWIFT) build
+	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --state .demo --markdown docs/walkthrough.md >/dev/null
 
 test: deps lint build
 	$(SWIFT) test --skip-build

@@ -142,8 +142,19 @@ import WorldTestSupport
 
     @Test func demoPlaysTheSeedsStories() async throws {
         try await withTemporaryDirectory { folder in
-            let result = try run(kclab, ["demo", "--world", Self.repository.appending(path: "Tools/worlds/demo.yaml").path, "--state", folder.path])
+            let markdown = folder.appending(path: "walkthrough.md")
+            let result = try run(
+                kclab,
+                [
+                    "demo", "--world", Self.repository.appending(path: "Tools/worlds/demo.yaml").path, "--state", folder.path, "--markdown",
+                    markdown.path,
+                ]
+            )
             #expect(result.status == 0, "\(result.stderr)")
+            // docs/walkthrough.md cannot go stale: it is what this run writes (make walkthrough).
+            let committed = try String(contentsOf: Self.repository.appending(path: "docs/walkthrough.md"), encoding: .utf8)
+            let written = try String(contentsOf: markdown, encoding: .utf8)
+            #expect(written == committed, "docs/walkthrough.md differs from what the demo writes now: run make walkthrough")
             let output = result.stdout
             #expect(
                 output.contains("com.example.AppOne: ABCDE12345.com.example.SharedItems, ABCDE12345.com.example.AppOne, group.com.example.AppSuite")

@@ -27,6 +27,12 @@ struct DemoCommand: AsyncParsableCommand {
     )
     var attach: String?
 
+    @Option(
+        help:
+            "Also write the walkthrough as Markdown to this file: each story's commands as a reader types them, their output, and why (docs/walkthrough.md)."
+    )
+    var markdown: String?
+
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
         if let attach {
@@ -70,6 +76,15 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func play(_ summary: Lab.Summary, _ lab: LabState) throws {
+        let walkthrough = Walkthrough()
+        try play(summary, lab, walkthrough)
+        if let markdown {
+            try Data(walkthrough.text.trimmingCharacters(in: .newlines).appending("\n").utf8).write(to: URL(fileURLWithPath: markdown))
+        }
+    }
+
+    private func play(_ summary: Lab.Summary, _ lab: LabState, _ walkthrough: Walkthrough) throws {
+        walkthrough.devices(summary.devices)
         say("KeychainLab: keychaind at \(summary.keychaind), \(summary.devices.count) devices.")
         say("Every app's access groups come from its verified signature, in Apple's order:")
         say("keychain-access-groups, then the application identifier, then application groups.\n")
@@ -83,58 +98,66 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         for (number, story) in DemoStory.seeds.enumerated() {
-            try tell(story, number: number + 1, lab)
+            try tell(story, number: number + 1, lab, walkthrough)
         }
-        try associations(lab, number: DemoStory.seeds.count + 1)
+        try associations(lab, number: DemoStory.seeds.count + 1, walkthrough)
         guard summary.websites != nil else { return }
         for (number, story) in DemoStory.sharedCredentials.enumerated() {
-            try tell(story, number: DemoStory.seeds.count + 2 + number, lab)
+            try tell(story, number: DemoStory.seeds.count + 2 + number, lab, walkthrough)
         }
     }
 
     /// Plays one story's steps, with the prompts each one showed, then says why.
-    private func tell(_ story: DemoStory, number: Int, _ lab: LabState) throws {
+    private func tell(_ story: DemoStory, number: Int, _ lab: LabState, _ walkthrough: Walkthrough) throws {
         say("\n\(number). \(story.title)")
+        walkthrough.story(number, story.title)
         for step in story.steps {
             let client = try DeviceClient(state: lab, device: step.device)
+            var lines: [String] = []
             switch step.action {
             case .update:
                 let response = try client.send(DeviceRequest(.installUpdate, app: step.app))
                 let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appID)" }
-                say("   [\(step.device)] \(outcome ?? response.error ?? "no answer")")
+                lines.append(outcome ?? response.error ?? "no answer")
             case .answer(let answers):
                 _ = try client.send(DeviceRequest(.setAnswers, arguments: answers))
-                say("   [\(step.device)] the user will answer: \(answers.joined(separator: ", "))")
+                lines.append("the user will answer: \(answers.joined(separator: ", "))")
             case .run(let arguments):
                 let shown = (try? PromptLog.read(lab.promptLog(step.device)))?.count ?? 0
                 let response = try client.send(DeviceRequest(.run, app: step.app, arguments: arguments))
-                let output = (response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                say("   [\(step.device)] \(output.replacingOccurrences(of: "\n", with: "\n   "))")
+                lines.append((response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
                 for prompt in ((try? PromptLog.read(lab.promptLog(step.device))) ?? []).dropFirst(shown) {
-                    say("   [\(step.device)] PROMPT \(prompt.title) [\(prompt.buttons.joined(separator: " | "))] → the user: \(prompt.answer)")
+                    lines.append("PROMPT \(prompt.title) [\(prompt.buttons.joined(separator: " | "))] → the user: \(prompt.answer)")
                 }
             }
+            for line in lines {
+                say("   [\(step.device)] \(line.replacingOccurrences(of: "\n", with: "\n   "))")
+            }
+            walkthrough.step(Walkthrough.command(step), output: lines)
         }
         say("   Why: " + story.explanation.replacingOccurrences(of: "\n", with: "\n        "))
+        walkthrough.why(story.explanation)
     }
 
     /// Seed 002's first half: what associationd decided for the apps' associated domains.
-    private func associations(_ lab: LabState, number: Int) throws {
+    private func associations(_ lab: LabState, number: Int, _ walkthrough: Walkthrough) throws {
         let file = lab.associationd.appending(path: "associations.sqlite")
         guard FileManager.default.fileExists(atPath: file.path) else { return }
         let names = AssociationsCommand.deviceNames(lab, world: URL(fileURLWithPath: world))
         let records = try AssociationStore(directory: lab.associationd).records().filter { names[$0.device] == "iphone-alice" }
         guard !records.isEmpty else { return }
-        say("\n\(number). Seed 002: which sites name which apps (associationd, through the Apple-like CDN)")
-        for record in records {
-            say("   [iphone-alice] \(record.appID) \(record.entry): \(record.state.rawValue) (\(record.reason))")
-        }
-        say(
+        let title = "Seed 002: which sites name which apps (associationd, through the Apple-like CDN)"
+        say("\n\(number). \(title)")
+        walkthrough.story(number, title)
+        let lines = records.map { "\($0.appID) \($0.entry): \($0.state.rawValue) (\($0.reason))" }
+        for line in lines { say("   [iphone-alice] \(line)") }
+        walkthrough.step(["kclab", "associations", "--state", ".demo"], output: lines.map { "iphone-alice  " + $0 })
+        let why = """
+            example.com's apple-app-site-association lists DemoApp and DemoAdminApp under webcredentials;
+            www.example.com's lists DemoApp only, and support.example.com's is signed with its TLS certificate.
+            iOS 17 devices read each file through the CDN; `kclab associations --state DIR` lists them all.
             """
-               Why: example.com's apple-app-site-association lists DemoApp and DemoAdminApp under webcredentials;
-                    www.example.com's lists DemoApp only, and support.example.com's is signed with its TLS certificate.
-                    iOS 17 devices read each file through the CDN; `kclab associations --state DIR` lists them all.
-            """
-        )
+        say("   Why: " + why.replacingOccurrences(of: "\n", with: "\n        "))
+        walkthrough.why(why)
     }
 }
