@@ -75,6 +75,21 @@ import WorldTestSupport
         }
     }
 
+    /// kclab up says what it is doing while it builds and starts, on standard error.
+    @Test func upShowsProgress() async throws {
+        try await withTemporaryDirectory { folder in
+            let world = folder.appending(path: "world.yaml")
+            try Data(W.family.utf8).write(to: world)
+            let state = folder.appending(path: "state").path
+            defer { _ = try? run(kclab, ["down", "--state", state]) }
+            let up = try run(kclab, ["up", "--world", world.path, "--state", state])
+            #expect(up.status == 0, "\(up.stderr)")
+            for stage in ["… building the world", "… starting keychaind", "… starting 3 devices", "… waiting for phone"] {
+                #expect(up.stderr.contains(stage), "\(stage) missing from:\n\(up.stderr)")
+            }
+        }
+    }
+
     @Test func kclabSaysItsVersion() throws {
         let result = try run(kclab, ["--version"])
         #expect(result.status == 0 && result.stdout.hasPrefix("kclab "), "\(result.stdout)")

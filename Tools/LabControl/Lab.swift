@@ -17,11 +17,13 @@ public enum Lab {
     }
 
     /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
-    public static func up(world file: URL, state: LabState) async throws -> Summary {
+    /// `progress` hears each stage as it begins (kclab up prints them on standard error).
+    public static func up(world file: URL, state: LabState, progress: (String) -> Void = { _ in }) async throws -> Summary {
         if let record = LabRecord.read(state), record.processes.contains(where: { LabProcesses.isAlive($0.pid) }) {
             throw LabFailure("a lab is already running in \(state.root.path); run kclab down --state \(state.root.path) first")
         }
         let world = try World.load(contentsOf: file)
+        progress("building the world '\(world.name)' in \(state.builtWorld.path)")
         _ = try WorldBuilder(world: world, output: state.builtWorld, programs: LabProcesses.binaries).build()
         try? FileManager.default.removeItem(at: state.keychaindEndpoint)
         var record = LabRecord(worldFile: file.path, processes: [])
@@ -29,6 +31,7 @@ public enum Lab {
         var cdn: String? = nil
         /// Starts a service and waits for its endpoint file.
         func service(_ name: String, _ arguments: [String], endpoint: URL) async throws {
+            progress("starting \(name)")
             try? FileManager.default.removeItem(at: endpoint)
             let pid = try LabProcesses.start(name, arguments, log: state.log(name))
             record.processes.append(.init(name: name, pid: pid, program: LabProcesses.binaries.appending(path: name).path, arguments: arguments))
@@ -51,6 +54,7 @@ public enum Lab {
                 )
                 loginService = SiteRecord.endpointURL(state.websiteEndpoint).map { $0.replacingOccurrences(of: "http://", with: "") }
             }
+            if !world.websites.isEmpty { progress("starting nginx for the world's websites") }
             if let (pid, site, arguments) = try startWebsites(world, state: state, loginService: loginService) {
                 record.processes.append(.init(name: "nginx", pid: pid, program: NginxProcess.executable.path, arguments: arguments))
                 try record.write(state)
@@ -77,6 +81,7 @@ public enum Lab {
                 endpoint: state.webcredentialdEndpoint
             )
             var devicePIDs: [Int32] = []
+            progress("starting \(world.devices.count) devices: \(world.devices.map(\.id).joined(separator: ", "))")
             for device in world.devices {
                 try? FileManager.default.removeItem(at: state.readyFile(device.id))
                 let arguments = [
@@ -93,6 +98,7 @@ public enum Lab {
                 try record.write(state)
             }
             for (device, pid) in zip(world.devices, devicePIDs) {
+                progress("waiting for \(device.id) to install its apps")
                 try await LabProcesses.waitFor(
                     state.readyFile(device.id),
                     process: pid,

@@ -21,7 +21,9 @@ struct UpCommand: AsyncParsableCommand {
         let lab = LabState(root: URL(fileURLWithPath: state))
         let summary: Lab.Summary
         do {
-            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab)
+            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab) { stage in
+                FileHandle.standardError.write(Data("… \(stage)\n".utf8))
+            }
         } catch {
             throw fail("\(error)")
         }
