@@ -519,6 +519,7 @@ let package = Package(
                 "AssociationService",
                 "SiteAssociation",
                 "SiteAssociationFetch",
+                "KeychainAPI",
                 "ServiceSupport",
                 "WebsiteFixture",
                 "WorldFile",

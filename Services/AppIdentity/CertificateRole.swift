@@ -18,6 +18,9 @@ public enum CertificateRole: String, CaseIterable, Sendable, Codable {
     /// A system service's identity for mutual TLS: webcredentiald, which reads and writes the saved
     /// website passwords of a device (as securityd does for its own agent) and asks associationd.
     case systemService
+    /// The lab's operator (kclab): may read every keychain's item metadata through keychaind's
+    /// admin route, and the items' data only when asked to reveal it.
+    case administrator
 
     /// The marker extension's OID: 2.999.5322.1.n, in the branch KeychainLab picked for itself.
     public var oid: ASN1ObjectIdentifier {
@@ -26,6 +29,7 @@ public enum CertificateRole: String, CaseIterable, Sendable, Codable {
         case .profileSigning: [2, 999, 5322, 1, 2]
         case .device: [2, 999, 5322, 1, 3]
         case .systemService: [2, 999, 5322, 1, 4]
+        case .administrator: [2, 999, 5322, 1, 5]
         }
     }
 

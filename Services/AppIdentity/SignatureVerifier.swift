@@ -194,6 +194,7 @@ extension CertificateRole {
         case .profileSigning: "provisioning-profile signing"
         case .device: "device identity"
         case .systemService: "system service identity"
+        case .administrator: "lab administrator identity"
         }
     }
 }

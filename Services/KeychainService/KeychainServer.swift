@@ -57,6 +57,7 @@ public enum KeychainServer {
         let routes = KeychainRoutes(calls: calls)
         routes.add(to: router)
         routes.addSystemRoutes(to: router)
+        routes.addAdminRoutes(to: router)
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         let callsAddress = "\(host):\(callServer.port)"

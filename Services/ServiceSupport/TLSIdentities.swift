@@ -51,6 +51,11 @@ public enum TLSIdentities {
         )
     }
 
+    /// The lab operator's client side (kclab reading keychaind's admin route).
+    public static func administratorClient(world: URL) throws -> TLSConfiguration {
+        try systemServiceClient(world: world, service: "kclab")
+    }
+
     private static func client(world: URL, chain chainPath: String, key keyPath: String) throws -> TLSConfiguration {
         let layout = WorldLayout(root: world)
         let chain = try NIOSSLCertificate.fromPEMFile(layout.url(chainPath).path)

@@ -117,6 +117,16 @@ public struct WorldBuilder: Sendable {
             )
             _ = try store.put("services/\(service)/client-chain.pem", identity.chainPEM)
         }
+        for administrator in WorldLayout.administrators {
+            let identity = try store.identity(
+                WorldLayout.systemServiceCertificate(administrator),
+                subject: TrustHierarchy.name(administrator, organization: "KeychainLab Administrators"),
+                profile: .client(.administrator),
+                issuer: trust.deviceCA,
+                now: now
+            )
+            _ = try store.put("services/\(administrator)/client-chain.pem", identity.chainPEM)
+        }
         try store.finish()
         return BuildReport(output: layout.root, written: store.written, unchanged: store.unchanged)
     }

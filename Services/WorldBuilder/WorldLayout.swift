@@ -23,7 +23,8 @@ public import WorldFile
 ///   websites/HOST/tls.pem|.key          each host's TLS identity (chain included)
 ///   websites/HOST/apple-app-site-association   the file the host serves (JSON or signed)
 ///   services/NAME/tls.pem|.key          each service's TLS identity
-///   services/NAME/client.pem|.key       a system service's mutual-TLS client identity (webcredentiald)
+///   services/NAME/client.pem|.key       a system service's mutual-TLS client identity (webcredentiald),
+///                                       or an administrator's (kclab)
 ///   untrusted/                          a look-alike CA no device trusts, for refusal demos
 /// ```
 public struct WorldLayout: Sendable, Hashable {
@@ -40,6 +41,9 @@ public struct WorldLayout: Sendable, Hashable {
     /// The services that also get a client identity, to call keychaind and associationd for the
     /// devices (issued by the device CA with the system-service role).
     public static let systemServices = ["webcredentiald"]
+    /// The lab's operators: a client identity with the administrator role, for keychaind's admin
+    /// route (issued by the device CA).
+    public static let administrators = ["kclab"]
 
     public static let manifestFile = "manifest.json"
     public static let rootCA = "trust/root-ca.pem"

@@ -1,0 +1,77 @@
+import AppIdentity
+import Foundation
+import Hummingbird
+import KeychainAPI
+import KeychainItems
+import KeychainTypes
+import Logging
+import NIOCore
+import ServiceSupport
+
+extension KeychainRoutes {
+    /// What the lab's operator (kclab, with the administrator certificate) may read: every
+    /// keychain's item metadata, and the data only with `reveal=true`. No device, app or system
+    /// service may use it.
+    ///
+    /// `GET /v1/admin/items?keychain=device:UDID&keychain=icloud:ACCOUNT[&group=G][&reveal=true]`
+    func addAdminRoutes(to router: Router<DeviceRequestContext>) {
+        router.get("/v1/admin/items") { request, context in
+            guard let administrator = await SystemServiceIdentity.of(context.channel, role: .administrator) else {
+                throw Self.problem(.forbidden, "notAnAdministrator", "only the lab's operator (kclab's administrator certificate) may list keychains")
+            }
+            let keychains: [String] = request.uri.queryParameters.getAll("keychain").map { String($0) }
+            guard !keychains.isEmpty, keychains.count <= 64, keychains.allSatisfy({ $0.hasPrefix("device:") || $0.hasPrefix("icloud:") }) else {
+                throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID or keychain=icloud:ACCOUNT")
+            }
+            let group: String? = request.uri.queryParameters.get("group").map { String($0) }
+            let reveal = request.uri.queryParameters.get("reveal") == "true"
+            var items: [KeychainAPI.AdminItem] = []
+            for itemClass in ItemClass.allCases {
+                let filter = ItemFilter(
+                    keychains: keychains,
+                    itemClass: itemClass,
+                    accessGroups: group.map { [$0] },
+                    loadData: reveal
+                )
+                items += try await calls.engine.store.lookup(filter).map { Self.adminItem($0, reveal: reveal) }
+            }
+            context.logger.notice(
+                "keychains listed by the operator",
+                metadata: ["operator": "\(administrator.name)", "keychains": "\(keychains)", "items": "\(items.count)", "revealed": "\(reveal)"]
+            )
+            let counts = Dictionary(grouping: items, by: \.group).mapValues(\.count)
+            let encoder = KeychainAPI.AdminItems.encoder()
+            let body = try encoder.encode(KeychainAPI.AdminItems(items: items, counts: counts))
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+    }
+
+    static func adminItem(_ item: KeychainItem, reveal: Bool) -> KeychainAPI.AdminItem {
+        func text(_ key: String) -> String? {
+            switch item.attributes[key] {
+            case .string(let value)?: value
+            case .data(let value)?: String(data: value, encoding: .utf8) ?? value.base64EncodedString()
+            case .integer(let value)?: "\(value)"
+            default: nil
+            }
+        }
+        func date(_ key: String) -> Date? {
+            if case .date(let value)? = item.attributes[key] { return value }
+            return nil
+        }
+        return KeychainAPI.AdminItem(
+            keychain: item.keychain,
+            itemClass: item.itemClass.rawValue,
+            group: text("agrp") ?? "",
+            account: text("acct"),
+            service: text("svce"),
+            server: text("srvr"),
+            label: text("labl"),
+            synchronizable: item.keychain.hasPrefix("icloud:"),
+            protection: text("pdmn"),
+            created: date("cdat"),
+            modified: date("mdat"),
+            data: reveal ? item.data : nil
+        )
+    }
+}
