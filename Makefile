@@ -114,6 +114,8 @@ compose-image:
 	  DOCKER=$(DOCKER) Tools/docker/offline-base-images.sh && \
 	  $(DOCKER) build --build-arg BUILD_IMAGE=debian:bookworm-slim -t keychainlab:latest .; \
 	fi
+	@# The image a rebuild replaced, and its build stage: with the vfs driver each is gigabytes.
+	@$(DOCKER) image prune -f >/dev/null
 
 compose-up: compose-image
 	$(COMPOSE) $(COMPOSE_FLAGS) up -d

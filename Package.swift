@@ -526,6 +526,7 @@ let package = Package(
                 "WorldBuilder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tools/kclab",
             swiftSettings: strictSettings

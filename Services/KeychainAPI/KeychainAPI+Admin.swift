@@ -1,4 +1,5 @@
 public import Foundation
+public import KeychainTypes
 
 extension KeychainAPI {
     /// `GET /v1/admin/items`: the items of some keychains as the lab's operator sees them.
@@ -70,6 +71,72 @@ extension KeychainAPI {
             self.created = created
             self.modified = modified
             self.data = data
+        }
+    }
+}
+
+extension KeychainAPI {
+    /// `POST /v1/admin/explain`: why an app of a device can or cannot see the items a query names.
+    public struct ExplainRequest: Codable, Hashable, Sendable {
+        /// The device's UDID; it must have reported its state.
+        public var device: String
+        /// The app's signed files, verified as a registration is.
+        public var app: AppRegistration
+        public var query: [String: SecValue]
+
+        public init(device: String, app: AppRegistration, query: [String: SecValue]) {
+            self.device = device
+            self.app = app
+            self.query = query
+        }
+    }
+
+    /// The answer: the app's groups in order, what SecItemCopyMatching answers it (without data),
+    /// and which groups hold items the query matches (counts only).
+    public struct Explanation: Codable, Hashable, Sendable {
+        public var appID: String?
+        /// Why the app's signature is not valid, when it is not (then nothing else is filled).
+        public var refusals: [String]
+        public var accessGroups: [String]
+        public var platform: String
+        public var osVersion: String
+        public var isLocked: Bool
+        public var hasPasscode: Bool
+        /// Whether a group the app does not belong to is errSecMissingEntitlement (iOS 13+, macOS
+        /// 10.15+) rather than errSecItemNotFound.
+        public var refusesForeignGroups: Bool
+        public var status: Int32
+        public var name: String
+        public var reason: String?
+        /// Items of the device's keychains the query matches, by group, whoever may see them.
+        public var matchingByGroup: [String: Int]
+
+        public init(
+            appID: String?,
+            refusals: [String],
+            accessGroups: [String],
+            platform: String,
+            osVersion: String,
+            isLocked: Bool,
+            hasPasscode: Bool,
+            refusesForeignGroups: Bool,
+            status: Int32,
+            name: String,
+            reason: String?,
+            matchingByGroup: [String: Int]
+        ) {
+            self.appID = appID
+            self.refusals = refusals
+            self.accessGroups = accessGroups
+            self.platform = platform
+            self.osVersion = osVersion
+            self.isLocked = isLocked
+            self.hasPasscode = hasPasscode
+            self.refusesForeignGroups = refusesForeignGroups
+            self.status = status
+            self.name = name
+            self.reason = reason
+            self.matchingByGroup = matchingByGroup
         }
     }
 }

@@ -58,6 +58,7 @@ public enum KeychainServer {
         routes.add(to: router)
         routes.addSystemRoutes(to: router)
         routes.addAdminRoutes(to: router)
+        routes.addExplainRoute(to: router)
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         let callsAddress = "\(host):\(callServer.port)"

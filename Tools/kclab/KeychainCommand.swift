@@ -42,8 +42,11 @@ struct KeychainCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.")
         var json = false
 
-        @Option(help: "The world file (default: the one kclab up recorded).")
+        @Option(help: "The world file (default: the one kclab up recorded; the compose lab records none).")
         var world: String?
+
+        @Option(help: "keychaind's URL (default: from the lab's endpoint file; https://keychaind:7701 in the compose lab).")
+        var keychaind: String?
 
         func validate() throws {
             if device != nil, account != nil { throw ValidationError("give --device or --account, not both") }
@@ -54,7 +57,7 @@ struct KeychainCommand: AsyncParsableCommand {
             let listing: KeychainAPI.AdminItems
             do {
                 let keychains = try keychains(lab)
-                guard let endpoint = SiteRecord.endpointURL(lab.keychaindEndpoint) else {
+                guard let endpoint = keychaind ?? SiteRecord.endpointURL(lab.keychaindEndpoint) else {
                     throw LabFailure("keychaind is not running in \(state); start the lab with kclab up")
                 }
                 let client = ServiceClient(baseURL: endpoint, tls: try TLSIdentities.administratorClient(world: lab.builtWorld))

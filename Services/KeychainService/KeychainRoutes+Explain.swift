@@ -1,0 +1,91 @@
+import AppIdentity
+import Foundation
+import Hummingbird
+import KeychainAPI
+import KeychainItems
+import KeychainTypes
+import Logging
+import NIOCore
+import ServiceSupport
+
+extension KeychainRoutes {
+    /// `POST /v1/admin/explain` (the operator only): why an app of a device can or cannot see
+    /// what a query names. The answer comes from the engine itself (the same call an app makes,
+    /// its data dropped) and from the same query run with every group of the device's keychains,
+    /// counted by group; nothing is written and no data leaves keychaind.
+    func addExplainRoute(to router: Router<DeviceRequestContext>) {
+        router.post("/v1/admin/explain") { request, context in
+            guard await SystemServiceIdentity.of(context.channel, role: .administrator) != nil else {
+                throw Self.problem(
+                    .forbidden,
+                    "notAnAdministrator",
+                    "only the lab's operator (kclab's administrator certificate) may ask for explanations"
+                )
+            }
+            let body = try await Self.decode(KeychainAPI.ExplainRequest.self, request, context)
+            guard let report = devices.report(for: body.device) else {
+                throw Self.problem(.conflict, "unknownDevice", "device \(body.device) has not reported its state to keychaind")
+            }
+            let state = KeychainCalls.state(report)
+            var explanation = KeychainAPI.Explanation(
+                appID: nil,
+                refusals: [],
+                accessGroups: [],
+                platform: "\(report.platform)",
+                osVersion: "\(report.osVersion)",
+                isLocked: report.isLocked,
+                hasPasscode: report.hasPasscode,
+                refusesForeignGroups: state.refusesForeignGroups,
+                status: 0,
+                name: "",
+                reason: nil,
+                matchingByGroup: [:]
+            )
+            let entry: AppRegistry.Entry
+            switch apps.register(body.app, device: body.device) {
+            case .success(let registered): entry = registered
+            case .failure(let failure):
+                explanation.appID = failure.appID
+                explanation.refusals = failure.refusals.map(\.description)
+                return try Self.json(explanation)
+            }
+            let client = calls.client(entry, device: body.device, state: state, account: report.iCloudAccount)
+            explanation.appID = client.appID
+            explanation.accessGroups = client.accessGroups
+            var query = body.query.filter { !["r_Data", "r_Ref", "r_PersistentRef"].contains($0.key) }
+            let asTheApp = await calls.engine.copyMatching(query, client: client)
+            explanation.status = asTheApp.status.code
+            explanation.name = asTheApp.status.name
+            explanation.reason = asTheApp.reason
+            explanation.matchingByGroup = try await matchingByGroup(&query, client: client, state: state)
+            return try Self.json(explanation)
+        }
+    }
+
+    /// The query run as if the caller belonged to every group of the device's keychains, on an
+    /// unlocked device: how many items each group holds that it matches.
+    private func matchingByGroup(_ query: inout [String: SecValue], client: ClientContext, state: DeviceState) async throws -> [String: Int] {
+        let keychains = [client.deviceKeychain] + (client.accountKeychain.map { [$0] } ?? [])
+        var groups: Set<String> = []
+        for itemClass in ItemClass.allCases {
+            for item in try await calls.engine.store.lookup(ItemFilter(keychains: keychains, itemClass: itemClass)) {
+                if case .string(let group)? = item.attributes["agrp"] { groups.insert(group) }
+            }
+        }
+        let everyGroup = ClientContext(
+            appID: "kclab explain",
+            entitledGroups: groups.sorted().compactMap { try? AccessGroup($0) },
+            device: DeviceState(platform: state.platform, osVersion: state.osVersion),
+            deviceKeychain: client.deviceKeychain,
+            accountKeychain: client.accountKeychain
+        )
+        query["m_Limit"] = .string("m_LimitAll")
+        query["r_Attributes"] = .bool(true)
+        guard case .array(let found)? = await calls.engine.copyMatching(query, client: everyGroup).result else { return [:] }
+        var counts: [String: Int] = [:]
+        for case .dictionary(let attributes) in found {
+            if case .string(let group)? = attributes["agrp"] { counts[group, default: 0] += 1 }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,39 @@
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+import Testing
+import WorldTestSupport
+
+/// kclab explain answers from the lab's own decisions: keychaind's engine for items, the
+/// bundle verifier for installs.
+@Suite(.serialized) struct ExplainTests {
+    typealias W = IntegrationWorlds
+
+    @Test func explainsAnItemAnotherTeamCannotSee() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let secret = "explain-\(UUID().uuidString.prefix(8))"
+            let item: [String: SecValue] = ["class": .string("genp"), "svce": .string("token"), "v_Data": .data(Data(secret.utf8))]
+            #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", item) == 0)
+            let query = #"{"class": "genp", "agrp": "ABCDE12345.com.example.SharedItems"}"#
+
+            let phone = try lab.kclab(["explain", "item", "--device", W.phone, "--app", "com.other.Snooper", query])
+            #expect(phone.status == 0, "\(phone.stderr)")
+            #expect(phone.stdout.contains("1. OTHER98765.com.example.SharedItems"), "\(phone.stdout)")
+            #expect(phone.stdout.contains("errSecMissingEntitlement (-34018)"))
+            #expect(phone.stdout.contains("ABCDE12345.com.example.SharedItems: 1  (NOT one of its groups)"))
+            #expect(!phone.stdout.contains(secret), "no data in an explanation")
+
+            // An iOS 12 device ANDs the foreign group with the caller's: nothing matches, -25300.
+            let pad = try lab.kclab(["explain", "item", "--device", W.oldPad, "--app", "com.other.Snooper", query, "--json"])
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(pad.stdout.utf8)) as? [String: Any])
+            #expect(answer["status"] as? Int == -25300 && answer["refusesForeignGroups"] as? Bool == false, "\(pad.stdout)")
+
+            let owner = try lab.kclab(["explain", "item", "--device", W.phone, "--app", "com.example.AppTwo", query])
+            #expect(owner.stdout.contains("errSecSuccess (0)") && owner.stdout.contains("(one of its groups)"), "\(owner.stdout)")
+
+            let thief = try run(kclab, ["explain", "install", lab.state.builtWorld.appending(path: "apps/com.other.Thief.app").path])
+            #expect(thief.status == 1 && thief.stdout.contains("entitlement-not-allowed"), "\(thief.stdout)")
+        }
+    }
+}

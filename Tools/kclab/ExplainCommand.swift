@@ -1,0 +1,220 @@
+import AppIdentity
+import ArgumentParser
+import AssociationAPI
+import AssociationService
+import CMSSupport
+import DeviceProtocol
+import Foundation
+import KeychainAPI
+import KeychainTypes
+import LabControl
+import NIOHTTP1
+import ServiceSupport
+import SiteAssociation
+import WorldBuilder
+import WorldFile
+
+/// `kclab explain`: the answers people ask for, in one screen, from the decisions the lab's own
+/// code takes (keychaind's engine, the bundle verifier, associationd's records).
+struct ExplainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain why an app can or cannot see items, why a bundle is refused, and what decided a domain's association.",
+        subcommands: [Item.self, Install.self, Domain.self]
+    )
+
+    /// The lab and the world it runs.
+    struct Lab: ParsableArguments {
+        @Option(help: "The state folder of kclab up.")
+        var state = "state"
+
+        @Option(help: "The world file (default: the one kclab up recorded).")
+        var world: String?
+
+        var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
+
+        func load() throws -> World {
+            guard let file = world ?? LabRecord.read(lab)?.worldFile else { throw LabFailure("nothing was started in \(state); run kclab up") }
+            return try World.load(contentsOf: URL(fileURLWithPath: file))
+        }
+    }
+
+    /// `kclab explain item --device D --app A QUERY`
+    struct Item: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Why this app can or cannot see items matching this query: its groups in order, the answer, the groups that hold matches.",
+            discussion: "Asked of keychaind's engine through its admin route: the same rules the app's calls meet. No data is shown."
+        )
+
+        @OptionGroup var lab: Lab
+
+        @Option(help: "The device's ID.")
+        var device: String
+
+        @Option(help: "The app's bundle ID.")
+        var app: String
+
+        @Argument(help: "The query, as kclab app call takes it (JSON with Apple's constant strings).")
+        var query: String
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() async throws {
+            let explanation: KeychainAPI.Explanation
+            let declared: WorldFile.Device
+            do {
+                let world = try lab.load()
+                guard let found = world.device(device) else { throw LabFailure("no device \(device) in the world") }
+                declared = found
+                let parsed = try ConventionalJSON.dictionary(from: Data(query.utf8))
+                let bundle = lab.lab.builtWorld.appending(path: "apps/\(app).app")
+                let registration = KeychainAPI.AppRegistration(
+                    profile: try Data(contentsOf: bundle.appending(path: "embedded.mobileprovision")),
+                    codeSignature: try Data(contentsOf: bundle.appending(path: "_CodeSignature/CodeSignature"))
+                )
+                guard let endpoint = SiteRecord.endpointURL(lab.lab.keychaindEndpoint) else { throw LabFailure("keychaind is not running") }
+                let client = ServiceClient(baseURL: endpoint, tls: try TLSIdentities.administratorClient(world: lab.lab.builtWorld))
+                do {
+                    explanation = try await client.send(
+                        .POST,
+                        "/v1/admin/explain",
+                        KeychainAPI.ExplainRequest(device: found.udid, app: registration, query: parsed),
+                        as: KeychainAPI.Explanation.self
+                    )
+                } catch {
+                    await client.shutdown()
+                    throw error
+                }
+                await client.shutdown()
+            } catch {
+                throw fail("\(error)")
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                say(String(decoding: try encoder.encode(explanation), as: UTF8.self))
+                return
+            }
+            say(Self.text(explanation, device: declared, app: app, query: query))
+        }
+
+        static func text(_ explanation: KeychainAPI.Explanation, device: WorldFile.Device, app: String, query: String) -> String {
+            var lines = ["\(app) on \(device.id) (\(explanation.platform) \(explanation.osVersion))"]
+            guard explanation.refusals.isEmpty else {
+                lines.append("Its signature is not valid, so it has no access group at all:")
+                lines += explanation.refusals.map { "  - \($0)" }
+                return lines.joined(separator: "\n")
+            }
+            lines.append("Its access groups, in securityd's order (the first is where SecItemAdd puts items):")
+            for (index, group) in explanation.accessGroups.enumerated() { lines.append("  \(index + 1). \(group)") }
+            lines.append("")
+            lines.append("SecItemCopyMatching(\(query)) → \(explanation.name) (\(explanation.status))")
+            if let reason = explanation.reason { lines.append("  because \(reason)") }
+            lines.append("")
+            if explanation.matchingByGroup.isEmpty {
+                lines.append("No item of this device's keychains (or its iCloud account's) matches the query, in any group.")
+            } else {
+                lines.append("Items matching the query, by group (data not shown):")
+                for (group, count) in explanation.matchingByGroup.sorted(by: { $0.key < $1.key }) {
+                    let visible = explanation.accessGroups.contains(group) ? "one of its groups" : "NOT one of its groups"
+                    lines.append("  \(group): \(count)  (\(visible))")
+                }
+            }
+            lines.append("")
+            let rule = explanation.refusesForeignGroups ? "errSecMissingEntitlement (-34018)" : "errSecItemNotFound (-25300)"
+            lines.append(
+                "Naming a group the app does not belong to gets \(rule) on this device (-34018 from iOS 13 and macOS 10.15, -25300 before)."
+            )
+            let lock =
+                explanation.isLocked
+                ? "The device is locked: items protected when-unlocked answer errSecInteractionNotAllowed (-25308)."
+                : "The device is unlocked: every protection class opens."
+            lines.append(lock + (explanation.hasPasscode ? "" : " It has no passcode (when-passcode-set items cannot be added)."))
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// `kclab explain install BUNDLE`
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every reason a device refuses to install a bundle, or the identity it would get.",
+            discussion: "The device's own verifier: chain, profile, device list, dates, every entitlement against the profile."
+        )
+
+        @Argument(help: "The bundle (a built world's apps/BUNDLE.app).")
+        var bundle: String
+
+        @Option(help: "The built world, or its trust folder (default: the one beside the bundle).")
+        var trust: String?
+
+        @Option(help: "Check as this device does (its UDID), for development profiles.")
+        var device: String?
+
+        func run() throws {
+            let url = URL(fileURLWithPath: bundle)
+            let store: TrustStore
+            do {
+                store = try TrustAnchors.load(trust ?? url.deletingLastPathComponent().deletingLastPathComponent().path)
+            } catch {
+                throw fail("\(error)", code: 2)
+            }
+            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device)
+            if verdict.valid {
+                say("\(url.lastPathComponent) installs: app ID \(verdict.appID ?? "?"), team \(verdict.teamID ?? "?")")
+                say("access groups, in order: \(verdict.accessGroups.map(\.rawValue).joined(separator: ", "))")
+                if !verdict.associatedDomains.isEmpty { say("associated domains: \(verdict.associatedDomains.joined(separator: ", "))") }
+                return
+            }
+            say("\(url.lastPathComponent) is refused at install, for \(verdict.reasons.count) reason\(verdict.reasons.count == 1 ? "" : "s"):")
+            for reason in verdict.reasons { say("  - \(reason)") }
+            throw ExitCode(1)
+        }
+    }
+
+    /// `kclab explain domain DOMAIN --app APPID`
+    struct Domain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What associationd decided for a domain and an app: the record, where the file came from, when it is tried again."
+        )
+
+        @OptionGroup var lab: Lab
+
+        @Argument(help: "The domain, such as example.com.")
+        var domain: String
+
+        @Option(help: "The app: its app ID (TEAMID.bundle) or bundle ID.")
+        var app: String
+
+        func run() throws {
+            let folder = lab.lab.associationd
+            guard FileManager.default.fileExists(atPath: folder.appending(path: "associations.sqlite").path) else {
+                throw fail("no associations in \(lab.state): start a world with kclab up", code: 2)
+            }
+            let names = AssociationsCommand.deviceNames(lab.lab, world: lab.world.map { URL(fileURLWithPath: $0) })
+            let records = try AssociationStore(directory: folder).records().filter { record in
+                (record.appID == app || record.appID.hasSuffix("." + app))
+                    && record.entry.split(separator: ":").dropFirst().first.map {
+                        $0.split(separator: "?").first.map(String.init) == domain
+                    } == true
+            }
+            guard !records.isEmpty else {
+                throw fail("no association of \(app) with \(domain): the app's entitlement does not name it, or no device installed the app")
+            }
+            for record in records {
+                let age = Int(Date().timeIntervalSince(record.lastChecked))
+                let source = record.url.contains("/a/v1/") ? "through the Apple-like CDN (iOS 14 and later)" : "from the site directly"
+                say("\(names[record.device] ?? record.device) (\(record.platform) \(record.osVersion)): \(record.appID) \(record.entry)")
+                say("  \(record.state.rawValue): \(record.reason)")
+                say("  the file came \(source): \(record.url), checked \(age) s ago")
+                if let next = record.nextRetry {
+                    say("  tried again at \(next.formatted(.iso8601)) (failures so far: \(record.failures); every 3 hours, 8 times at most)")
+                } else {
+                    say(
+                        "  not tried again\(record.state == .pending ? " (out of retries)" : ""): only a reinstall or the app's request checks it anew"
+                    )
+                }
+            }
+        }
+    }
+}
