@@ -521,6 +521,7 @@ let package = Package(
                 "SiteAssociationFetch",
                 "KeychainAPI",
                 "ServiceSupport",
+                "WebCredentials",
                 "WebsiteFixture",
                 "WorldFile",
                 "WorldBuilder",

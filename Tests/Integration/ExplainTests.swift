@@ -36,4 +36,19 @@ import WorldTestSupport
             #expect(thief.status == 1 && thief.stdout.contains("entitlement-not-allowed"), "\(thief.stdout)")
         }
     }
+
+    /// Why a shared-web-credential prompt was shown, by the device's release.
+    @Test func explainsPromptsByRelease() async throws {
+        try await withLab(WebCredentialLabTests.world) { (lab: RunningLab) async throws in
+            let run = try lab.runApp(WebCredentialLabTests.demo, on: "phone", ["add-web-credential", "example.com", "alice", "Pa55-w0rd"])
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let phone = try lab.kclab(["explain", "prompt", "--device", "phone"])
+            #expect(phone.status == 0, "\(phone.stderr)")
+            #expect(phone.stdout.contains("saving a new account asks first (iOS 13 and later)"), "\(phone.stdout)")
+            #expect(phone.stdout.contains("example.com: add → the user: approve"), "\(phone.stdout)")
+            let old = try lab.kclab(["explain", "prompt", "--device", "old-phone"])
+            #expect(old.stdout.contains("a new account is saved without asking (before iOS 13)"), "\(old.stdout)")
+            #expect(old.stdout.contains("picker of saved passwords"))
+        }
+    }
 }

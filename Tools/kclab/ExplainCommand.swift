@@ -19,8 +19,8 @@ import WorldFile
 struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Explain why an app can or cannot see items, why a bundle is refused, and what decided a domain's association.",
-        subcommands: [Item.self, Install.self, Domain.self]
+        abstract: "Explain why an app can or cannot see items, why a bundle is refused, what decided a domain's association, why a prompt was shown.",
+        subcommands: [Item.self, Install.self, Domain.self, Prompt.self]
     )
 
     /// The lab and the world it runs.

@@ -1,0 +1,76 @@
+import AppIdentity
+import ArgumentParser
+import DeviceProtocol
+import Foundation
+import LabControl
+import WebCredentials
+import WorldFile
+
+extension ExplainCommand {
+    /// `kclab explain prompt --device D`
+    struct Prompt: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Why each shared-web-credential prompt a device showed was shown, by the device's OS release.",
+            discussion: "From the rules webcredentiald applies (BrokerBehaviour), and the device's prompt log."
+        )
+
+        @OptionGroup var lab: Lab
+
+        @Option(help: "The device's ID.")
+        var device: String
+
+        @Option(help: "Only the last N prompts.")
+        var last = 10
+
+        func run() throws {
+            let world: World
+            do { world = try lab.load() } catch { throw fail("\(error)") }
+            guard let declared = world.device(device) else { throw fail("no device \(device) in the world", code: 2) }
+            let behaviour = BrokerBehaviour(platform: declared.platform, version: declared.osVersion)
+            say("\(device): \(behaviour.summary)")
+            for line in Self.rules(behaviour) { say("  - \(line)") }
+            let prompts = ((try? PromptLog.read(lab.lab.promptLog(device))) ?? []).suffix(last)
+            say("")
+            if prompts.isEmpty {
+                say("No prompt shown on \(device) yet.")
+                return
+            }
+            for prompt in prompts {
+                say("\(prompt.appName) (\(prompt.app)), \(prompt.domain): \(prompt.kind) → the user: \(prompt.answer)")
+                say("  \(Self.why(prompt.kind, behaviour))")
+            }
+        }
+
+        /// The device's rules, one line each.
+        static func rules(_ behaviour: BrokerBehaviour) -> [String] {
+            [
+                behaviour.addIsSupported
+                    ? "SecAddSharedWebCredential is available"
+                    : "SecAddSharedWebCredential answers errSecUnimplemented (iOS only)",
+                behaviour.promptsForNewAccount
+                    ? "saving a new account asks first (iOS 13 and later)"
+                    : "a new account is saved without asking (before iOS 13)",
+                behaviour.promptsForUnchangedPassword
+                    ? "writing an unchanged password asks again (before iOS 11)"
+                    : "an unchanged password is written again without asking (iOS 11 and later)",
+                "deleting (a NULL password) always asks",
+                behaviour.requestGeneration == .picker
+                    ? "SecRequestSharedWebCredential shows securityd's picker of saved passwords (before iOS 15.4); Not Now gives an empty answer and no error"
+                    : "SecRequestSharedWebCredential shows the password request sheet (iOS 15.4 and later, macOS)",
+            ]
+        }
+
+        /// Why a prompt of `kind` was shown on a device of `behaviour`.
+        static func why(_ kind: String, _ behaviour: BrokerBehaviour) -> String {
+            switch kind {
+            case "add":
+                "a new account for this site: \(behaviour.promptsForNewAccount ? "this release asks before saving it" : "(older releases save it silently)")"
+            case "update": "the app saved a different password for a saved account: every release asks before changing it"
+            case "delete": "the app passed a NULL password: every release asks before deleting (\"we always prompt\" in Apple's source)"
+            case "picker": "the app asked for shared credentials; before iOS 15.4 securityd shows its picker of matching saved passwords"
+            case "password-request": "the app asked for shared credentials; from iOS 15.4 the system shows the password request sheet"
+            default: "a \(kind) prompt"
+            }
+        }
+    }
+}
