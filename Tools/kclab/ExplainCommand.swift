@@ -31,7 +31,18 @@ struct ExplainCommand: AsyncParsableCommand {
         @Option(help: "The world file (default: the one kclab up recorded).")
         var world: String?
 
+        @Option(help: "keychaind's URL (default: from the lab's endpoint file; https://keychaind:7701 in the compose lab).")
+        var keychaind: String?
+
         var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
+
+        /// keychaind's URL: given, or from its endpoint file.
+        func keychaindURL() throws -> String {
+            guard let url = keychaind ?? SiteRecord.endpointURL(lab.keychaindEndpoint) else {
+                throw LabFailure("keychaind is not running in \(state)")
+            }
+            return url
+        }
 
         func load() throws -> World {
             guard let file = world ?? LabRecord.read(lab)?.worldFile else { throw LabFailure("nothing was started in \(state); run kclab up") }
@@ -73,8 +84,7 @@ struct ExplainCommand: AsyncParsableCommand {
                     profile: try Data(contentsOf: bundle.appending(path: "embedded.mobileprovision")),
                     codeSignature: try Data(contentsOf: bundle.appending(path: "_CodeSignature/CodeSignature"))
                 )
-                guard let endpoint = SiteRecord.endpointURL(lab.lab.keychaindEndpoint) else { throw LabFailure("keychaind is not running") }
-                let client = ServiceClient(baseURL: endpoint, tls: try TLSIdentities.administratorClient(world: lab.lab.builtWorld))
+                let client = ServiceClient(baseURL: try lab.keychaindURL(), tls: try TLSIdentities.administratorClient(world: lab.lab.builtWorld))
                 do {
                     explanation = try await client.send(
                         .POST,
