@@ -45,6 +45,10 @@ def choose_certificate(connection, server_name, _context):
 default.sni_callback = choose_certificate
 
 
+# Compressed bodies by file.
+compressed = {}
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -61,7 +65,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         body = open(site["body"], "rb").read() if "body" in site else b""
         if site.get("gzip"):
-            body = gzip.compress(body)
+            # Compressed once per file: a 200 MB bomb takes seconds to compress.
+            if site["body"] not in compressed:
+                compressed[site["body"]] = gzip.compress(body, compresslevel=6)
+            body = compressed[site["body"]]
         self.send_response(site.get("status", 200))
         if "type" in site:
             self.send_header("Content-Type", site["type"])
