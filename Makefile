@@ -1,7 +1,8 @@
 # KeychainLab: the two commands the README starts with, and the steps behind them.
 #
 #   make demo    bring the demo world up, play the seeds' stories, bring it down
-#   make test    install what is missing, lint, build without warnings, run every test
+#   make test    install what is missing, lint, build without warnings, run every test and the
+#                README's marked command blocks (make doc-check)
 #   make bench   measure keychaind (release build) against gnome-keyring, and AASA validation
 #                against curl + openssl; see docs/benchmarks.md
 #   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
@@ -17,7 +18,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo walkthrough test bench deps lint format build clean static-check fuzz durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: demo walkthrough doc-check test bench deps lint format build clean static-check fuzz durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -30,6 +31,11 @@ walkthrough: deps
 
 test: deps lint build
 	$(SWIFT) test --skip-build
+	Tools/doc-check.sh
+
+# The README's marked command blocks, run as written (Tools/doc-check.sh).
+doc-check: deps build
+	Tools/doc-check.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory APT_PACKAGES="$(BENCH_PACKAGES)" deps
