@@ -90,6 +90,26 @@ import WorldTestSupport
         }
     }
 
+    /// Shell completion offers the lab's device IDs, and the apps of the device typed.
+    @Test func completionNamesTheLabsDevicesAndApps() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let state = lab.state.root.path
+            let devices = try run(
+                kclab,
+                ["---completion", "app", "call", "--", "--device", "6", "0", "kclab", "app", "call", "--state", state, "--device", ""]
+            )
+            #expect(Set(devices.stdout.split(separator: "\n").map(String.init)) == [W.phone, W.oldPad, W.mac], "\(devices.stdout)\(devices.stderr)")
+            let apps = try run(
+                kclab,
+                [
+                    "---completion", "app", "call", "--", "--app", "8", "0", "kclab", "app", "call", "--state", state, "--device", W.oldPad, "--app",
+                    "com.ex",
+                ]
+            )
+            #expect(apps.stdout.split(separator: "\n").map(String.init) == ["com.example.AppOne"], "\(apps.stdout)")
+        }
+    }
+
     @Test func kclabSaysItsVersion() throws {
         let result = try run(kclab, ["--version"])
         #expect(result.status == 0 && result.stdout.hasPrefix("kclab "), "\(result.stdout)")

@@ -18,10 +18,14 @@ struct AppCommand: ParsableCommand {
         @Option(help: "The state folder of kclab up.")
         var state = "state"
 
-        @Option(help: "The device's ID.")
+        @Option(help: "The device's ID.", completion: LabCompletion.devices)
         var device: String
 
-        @Option(name: .customLong("app"), help: "The app's bundle ID; `browser` names the world's browser (com.apple.mobilesafari).")
+        @Option(
+            name: .customLong("app"),
+            help: "The app's bundle ID; `browser` names the world's browser (com.apple.mobilesafari).",
+            completion: LabCompletion.apps
+        )
         var named: String
 
         /// The bundle ID asked for, with `browser` standing for the world's browser.

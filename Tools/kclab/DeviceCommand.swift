@@ -21,7 +21,7 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "The state folder of kclab up.")
         var state = "state"
 
-        @Option(help: "The device's ID.")
+        @Option(help: "The device's ID.", completion: LabCompletion.devices)
         var device: String
 
         func client() throws -> DeviceClient {
