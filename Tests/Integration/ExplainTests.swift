@@ -34,6 +34,8 @@ import WorldTestSupport
 
             let thief = try run(kclab, ["explain", "install", lab.state.builtWorld.appending(path: "apps/com.other.Thief.app").path])
             #expect(thief.status == 1 && thief.stdout.contains("entitlement-not-allowed"), "\(thief.stdout)")
+            let thiefJSON = try run(kclab, ["explain", "install", lab.state.builtWorld.appending(path: "apps/com.other.Thief.app").path, "--json"])
+            #expect(thiefJSON.status == 1 && thiefJSON.stdout.contains(#""valid": false"#), "\(thiefJSON.stdout)")
         }
     }
 
@@ -46,6 +48,9 @@ import WorldTestSupport
             #expect(phone.status == 0, "\(phone.stderr)")
             #expect(phone.stdout.contains("saving a new account asks first (iOS 13 and later)"), "\(phone.stdout)")
             #expect(phone.stdout.contains("example.com: add → the user: approve"), "\(phone.stdout)")
+            let report = try lab.kclab(["explain", "prompt", "--device", "phone", "--json"])
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+            #expect((parsed["prompts"] as? [[String: String]])?.first?["kind"] == "add", "\(report.stdout)")
             let old = try lab.kclab(["explain", "prompt", "--device", "old-phone"])
             #expect(old.stdout.contains("a new account is saved without asking (before iOS 13)"), "\(old.stdout)")
             #expect(old.stdout.contains("picker of saved passwords"))

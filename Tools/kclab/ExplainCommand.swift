@@ -161,6 +161,9 @@ struct ExplainCommand: AsyncParsableCommand {
         @Option(help: "Check as this device does (its UDID), for development profiles.")
         var device: String?
 
+        @Flag(help: "Print JSON (as kclab bundle verify does).")
+        var json = false
+
         func run() throws {
             let url = URL(fileURLWithPath: bundle)
             let store: TrustStore
@@ -170,6 +173,17 @@ struct ExplainCommand: AsyncParsableCommand {
                 throw fail("\(error)", code: 2)
             }
             let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device)
+            if json {
+                say(
+                    try JSONOutput.object([
+                        ("valid", verdict.valid), ("appID", verdict.appID), ("teamID", verdict.teamID),
+                        ("accessGroups", verdict.accessGroups.map(\.rawValue)), ("associatedDomains", verdict.associatedDomains),
+                        ("reasons", verdict.reasons),
+                    ])
+                )
+                if !verdict.valid { throw ExitCode(1) }
+                return
+            }
             if verdict.valid {
                 say("\(url.lastPathComponent) installs: app ID \(verdict.appID ?? "?"), team \(verdict.teamID ?? "?")")
                 say("access groups, in order: \(verdict.accessGroups.map(\.rawValue).joined(separator: ", "))")
@@ -196,6 +210,9 @@ struct ExplainCommand: AsyncParsableCommand {
         @Option(help: "The app: its app ID (TEAMID.bundle) or bundle ID.")
         var app: String
 
+        @Flag(help: "Print associationd's records as JSON.")
+        var json = false
+
         func run() throws {
             let folder = lab.lab.associationd
             guard FileManager.default.fileExists(atPath: folder.appending(path: "associations.sqlite").path) else {
@@ -210,6 +227,12 @@ struct ExplainCommand: AsyncParsableCommand {
             }
             guard !records.isEmpty else {
                 throw fail("no association of \(app) with \(domain): the app's entitlement does not name it, or no device installed the app")
+            }
+            if json {
+                let encoder = AssociationAPI.encoder()
+                encoder.outputFormatting.insert(.prettyPrinted)
+                say(String(decoding: try encoder.encode(records), as: UTF8.self))
+                return
             }
             for record in records {
                 let age = Int(Date().timeIntervalSince(record.lastChecked))

@@ -22,14 +22,46 @@ extension ExplainCommand {
         @Option(help: "Only the last N prompts.")
         var last = 10
 
+        @Flag(help: "Print JSON: the device's rules and each prompt with why.")
+        var json = false
+
+        /// What --json prints.
+        struct Report: Encodable {
+            struct Shown: Encodable {
+                let app: String
+                let domain: String
+                let kind: String
+                let answer: String
+                let why: String
+            }
+            let device: String
+            let release: String
+            let rules: [String]
+            let prompts: [Shown]
+        }
+
         func run() throws {
             let world: World
             do { world = try lab.load() } catch { throw fail("\(error)") }
             guard let declared = world.device(device) else { throw fail("no device \(device) in the world", code: 2) }
             let behaviour = BrokerBehaviour(platform: declared.platform, version: declared.osVersion)
+            let prompts = ((try? PromptLog.read(lab.lab.promptLog(device))) ?? []).suffix(last)
+            if json {
+                let report = Report(
+                    device: device,
+                    release: behaviour.summary,
+                    rules: Self.rules(behaviour),
+                    prompts: prompts.map {
+                        .init(app: $0.app, domain: $0.domain, kind: $0.kind, answer: $0.answer, why: Self.why($0.kind, behaviour))
+                    }
+                )
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                say(String(decoding: try encoder.encode(report), as: UTF8.self))
+                return
+            }
             say("\(device): \(behaviour.summary)")
             for line in Self.rules(behaviour) { say("  - \(line)") }
-            let prompts = ((try? PromptLog.read(lab.lab.promptLog(device))) ?? []).suffix(last)
             say("")
             if prompts.isEmpty {
                 say("No prompt shown on \(device) yet.")
