@@ -33,6 +33,10 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case unlock
         /// Restart the device: locked, and not unlocked since boot (control socket).
         case reboot
+        /// Set a passcode on the device (control socket).
+        case setPasscode = "set-passcode"
+        /// Remove the device's passcode: its when-passcode-set items are deleted (control socket).
+        case removePasscode = "remove-passcode"
         /// `SecAddSharedWebCredential(fqdn, account, password)`.
         case addSharedWebCredential = "add-shared-web-credential"
         /// `SecRequestSharedWebCredential(fqdn, account)`.

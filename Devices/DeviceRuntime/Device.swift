@@ -40,6 +40,9 @@ actor Device {
     private var isLocked = false
     /// Whether the device was unlocked since it (last) started.
     private var unlockedSinceBoot = true
+    /// Whether a passcode is set: the world's declaration at start, then `kclab device
+    /// set-passcode|remove-passcode`.
+    private var hasPasscode: Bool
 
     init(
         configuration: DeviceConfiguration,
@@ -55,6 +58,7 @@ actor Device {
     ) {
         self.configuration = configuration
         self.declaration = declaration
+        self.hasPasscode = declaration.passcode != nil
         self.keychain = keychain
         self.calls = calls
         self.associations = associations
@@ -167,7 +171,7 @@ actor Device {
             platform: declaration.platform,
             osVersion: declaration.osVersion,
             iCloudAccount: declaration.iCloudAccount,
-            hasPasscode: declaration.passcode != nil,
+            hasPasscode: hasPasscode,
             isLocked: isLocked,
             unlockedSinceBoot: unlockedSinceBoot
         )
@@ -177,10 +181,12 @@ actor Device {
     /// Locks or unlocks the screen, or restarts the device (locked, not unlocked since boot). A
     /// device without a passcode has nothing to lock, as on iOS: its items stay available.
     func setLock(_ operation: DeviceRequest.Operation) async throws -> DeviceStatus {
-        let hasPasscode = declaration.passcode != nil
         switch operation {
         case .lock: isLocked = hasPasscode
         case .reboot: (isLocked, unlockedSinceBoot) = (hasPasscode, !hasPasscode)
+        // Setting or removing the passcode happens on an unlocked device, as in Settings.
+        case .setPasscode: (hasPasscode, isLocked, unlockedSinceBoot) = (true, false, true)
+        case .removePasscode: (hasPasscode, isLocked, unlockedSinceBoot) = (false, false, true)
         default: (isLocked, unlockedSinceBoot) = (false, true)
         }
         try await report()

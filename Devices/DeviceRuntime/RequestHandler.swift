@@ -28,7 +28,7 @@ struct RequestHandler: Sendable {
             var response = DeviceResponse()
             response.device = await device.status()
             return Self.encode(response)
-        case .lock, .unlock, .reboot:
+        case .lock, .unlock, .reboot, .setPasscode, .removePasscode:
             do {
                 var response = DeviceResponse()
                 response.device = try await device.setLock(request.operation)
@@ -98,7 +98,7 @@ struct RequestHandler: Sendable {
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
         case .addSharedWebCredential, .requestSharedWebCredential:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
-        case .status, .installUpdate, .lock, .unlock, .reboot, .setAnswers, .uninstall, .install:
+        case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
             let response = await device.call(

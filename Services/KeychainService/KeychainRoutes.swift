@@ -39,7 +39,15 @@ struct KeychainRoutes: Sendable {
                     "the device reported iCloud account \(report.iCloudAccount ?? "none"), but its certificate names \(device.iCloudAccount ?? "none")"
                 )
             }
+            let previous = self.devices.report(for: device.udid)
             self.devices.record(report, device: device.udid)
+            if previous?.hasPasscode == true, !report.hasPasscode {
+                let removed = try await self.calls.engine.passcodeRemoved(deviceKeychain: "device:\(device.udid)")
+                context.logger.notice(
+                    "passcode removed: items protected when-passcode-set deleted",
+                    metadata: ["device.udid": "\(device.udid)", "items": "\(removed)"]
+                )
+            }
             context.logger.info(
                 "device reported",
                 metadata: ["device.udid": "\(device.udid)", "device.os": "\(report.platform) \(report.osVersion)"]

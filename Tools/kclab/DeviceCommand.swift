@@ -14,7 +14,7 @@ struct DeviceCommand: ParsableCommand {
             kSecAttrAccessibleAfterFirstUnlock (ck, cku) stay closed too until the first unlock. A \
             device without a passcode has nothing to lock, as on iOS.
             """,
-        subcommands: [Lock.self, Unlock.self, Reboot.self, Answer.self, Prompts.self]
+        subcommands: [Lock.self, Unlock.self, Reboot.self, SetPasscode.self, RemovePasscode.self, Answer.self, Prompts.self]
     )
 
     struct Target: ParsableArguments {
@@ -52,5 +52,23 @@ struct DeviceCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Restart the device: locked, and not unlocked since it started.")
         @OptionGroup var target: Target
         func run() throws { try target.send(.reboot) }
+    }
+
+    struct SetPasscode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-passcode",
+            abstract: "Set a passcode: the device can be locked, and items protected when-passcode-set can be added."
+        )
+        @OptionGroup var target: Target
+        func run() throws { try target.send(.setPasscode) }
+    }
+
+    struct RemovePasscode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove-passcode",
+            abstract: "Remove the passcode: as on iOS, every item protected when-passcode-set (akpu) is deleted."
+        )
+        @OptionGroup var target: Target
+        func run() throws { try target.send(.removePasscode) }
     }
 }
