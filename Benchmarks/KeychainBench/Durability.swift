@@ -31,8 +31,9 @@ struct Durability {
 
     func run() async throws {
         var endpoint = try Endpoint.read(from: lab.keychaindEndpoint)
-        let calls = try Self.address(endpoint.calls)
-        let port = try Self.address(URL(string: endpoint.url).flatMap { $0.port.map { "x:\($0)" } }).port
+        guard let calls = endpoint.calls.flatMap(ServiceAddress.hostAndPort), let port = URL(string: endpoint.url)?.port else {
+            throw BenchFailure("keychaind announced no call channel and port: \(endpoint.url) \(endpoint.calls ?? "none")")
+        }
         let direct = try DirectClient(
             base: endpoint.url,
             calls: calls,
@@ -149,12 +150,5 @@ struct Durability {
         let database = try DatabaseQueue(path: lab.keychaind.appending(path: "keychain.sqlite").path, configuration: configuration)
         defer { try? database.close() }
         return try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
-    }
-
-    private static func address(_ text: String?) throws -> (host: String, port: Int) {
-        guard let text, let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
-            throw BenchFailure("keychaind announced no address: \(text ?? "none")")
-        }
-        return (String(text[..<colon]), port)
     }
 }

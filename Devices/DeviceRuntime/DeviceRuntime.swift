@@ -40,7 +40,7 @@ public enum DeviceRuntime {
         let associationsURL = try await configuration.associationd?.endpoint(service: "associationd").url
         let webCredentialsURL = try await configuration.webcredentiald?.endpoint(service: "webcredentiald").url
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
-        let calls = try endpoint.calls.flatMap(Self.address).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
+        let calls = try endpoint.calls.flatMap(ServiceAddress.hostAndPort).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
         let services = Services(
             keychain: ServiceClient(baseURL: endpoint.url, tls: tls),
             calls: calls,
@@ -114,12 +114,6 @@ public enum DeviceRuntime {
                 }
             }
         }
-    }
-
-    /// `HOST:PORT` (the last colon splits, so an IPv6 address keeps its own).
-    static func address(_ text: String) -> (host: String, port: Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return nil }
-        return (String(text[..<colon]), port)
     }
 
     private static func connect(_ device: Device, logger: Logger) async throws {

@@ -16,9 +16,7 @@ extension KeychainRoutes {
     /// `GET /v1/admin/items?keychain=device:UDID&keychain=icloud:ACCOUNT[&group=G][&reveal=true]`
     func addAdminRoutes(to router: Router<DeviceRequestContext>) {
         router.get("/v1/admin/items") { request, context in
-            guard let administrator = await SystemServiceIdentity.of(context.channel, role: .administrator) else {
-                throw Self.problem(.forbidden, "notAnAdministrator", "only the lab's operator (kclab's administrator certificate) may list keychains")
-            }
+            let administrator = try await Self.administrator(context)
             let keychains: [String] = request.uri.queryParameters.getAll("keychain").map { String($0) }
             guard !keychains.isEmpty, keychains.count <= 64, keychains.allSatisfy({ $0.hasPrefix("device:") || $0.hasPrefix("icloud:") }) else {
                 throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID or keychain=icloud:ACCOUNT")
@@ -73,5 +71,14 @@ extension KeychainRoutes {
             modified: date("mdat"),
             data: reveal ? item.data : nil
         )
+    }
+
+    /// The lab's operator at the other end of the connection, or a 403 for anyone else: the
+    /// administrator role marker on a certificate the world's device CA issued.
+    static func administrator(_ context: DeviceRequestContext) async throws -> SystemServiceIdentity {
+        guard let administrator = await SystemServiceIdentity.of(context.channel, role: .administrator) else {
+            throw problem(.forbidden, "notAnAdministrator", "only the lab's operator (kclab's administrator certificate) may use the admin routes")
+        }
+        return administrator
     }
 }

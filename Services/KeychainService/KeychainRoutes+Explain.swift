@@ -15,13 +15,7 @@ extension KeychainRoutes {
     /// counted by group; nothing is written and no data leaves keychaind.
     func addExplainRoute(to router: Router<DeviceRequestContext>) {
         router.post("/v1/admin/explain") { request, context in
-            guard await SystemServiceIdentity.of(context.channel, role: .administrator) != nil else {
-                throw Self.problem(
-                    .forbidden,
-                    "notAnAdministrator",
-                    "only the lab's operator (kclab's administrator certificate) may ask for explanations"
-                )
-            }
+            _ = try await Self.administrator(context)
             let body = try await Self.decode(KeychainAPI.ExplainRequest.self, request, context)
             guard let report = devices.report(for: body.device) else {
                 throw Self.problem(.conflict, "unknownDevice", "device \(body.device) has not reported its state to keychaind")

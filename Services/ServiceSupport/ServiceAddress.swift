@@ -19,6 +19,13 @@ public enum ServiceAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `HOST:PORT` split at the last colon (so an IPv6 address keeps its own), as keychaind's call
+    /// channel is announced; nil for anything else.
+    public static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return nil }
+        return (String(text[..<colon]), port)
+    }
+
     public var description: String {
         switch self {
         case .fixed(let url, _): url

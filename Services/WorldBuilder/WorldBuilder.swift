@@ -107,25 +107,20 @@ public struct WorldBuilder: Sendable {
             )
             _ = try store.put("services/\(service)/fullchain.pem", identity.chainPEM)
         }
-        for service in WorldLayout.systemServices {
+        // Client identities beside the devices': system services act for devices, the operator
+        // reads keychaind's admin route; the role marker tells keychaind which.
+        let clients =
+            WorldLayout.systemServices.map { ($0, CertificateRole.systemService, "KeychainLab System Services") }
+            + WorldLayout.administrators.map { ($0, CertificateRole.administrator, "KeychainLab Administrators") }
+        for (name, role, organization) in clients {
             let identity = try store.identity(
-                WorldLayout.systemServiceCertificate(service),
-                subject: TrustHierarchy.name(service, organization: "KeychainLab System Services"),
-                profile: .client(.systemService),
+                WorldLayout.systemServiceCertificate(name),
+                subject: TrustHierarchy.name(name, organization: organization),
+                profile: .client(role),
                 issuer: trust.deviceCA,
                 now: now
             )
-            _ = try store.put("services/\(service)/client-chain.pem", identity.chainPEM)
-        }
-        for administrator in WorldLayout.administrators {
-            let identity = try store.identity(
-                WorldLayout.systemServiceCertificate(administrator),
-                subject: TrustHierarchy.name(administrator, organization: "KeychainLab Administrators"),
-                profile: .client(.administrator),
-                issuer: trust.deviceCA,
-                now: now
-            )
-            _ = try store.put("services/\(administrator)/client-chain.pem", identity.chainPEM)
+            _ = try store.put("services/\(name)/client-chain.pem", identity.chainPEM)
         }
         try store.finish()
         return BuildReport(output: layout.root, written: store.written, unchanged: store.unchanged)

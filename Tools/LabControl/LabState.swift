@@ -46,6 +46,12 @@ public struct LabState: Sendable {
     public func controlSocket(_ id: String) -> URL { device(id).appending(path: "control.sock") }
     public func readyFile(_ id: String) -> URL { device(id).appending(path: "ready.json") }
     public func log(_ name: String) -> URL { logs.appending(path: "\(name).log") }
+
+    /// The world file a command names, else the one `kclab up` recorded here (the compose lab
+    /// records none); nil when there is neither.
+    public func worldFile(given: String?) -> URL? {
+        (given ?? LabRecord.read(self)?.worldFile).map { URL(fileURLWithPath: $0) }
+    }
 }
 
 /// What `kclab up` started, so that `down` and `status` find it.

@@ -36,7 +36,7 @@ struct AssociationsCommand: ParsableCommand {
         if let app {
             records = records.filter { $0.appID == app || $0.appID.hasSuffix("." + app) }
         }
-        let names = Self.deviceNames(lab, world: world.map { URL(fileURLWithPath: $0) })
+        let names = Self.deviceNames(lab, world: world)
         if json {
             let encoder = AssociationAPI.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
@@ -62,12 +62,9 @@ struct AssociationsCommand: ParsableCommand {
         }
     }
 
-    /// Device IDs by UDID, from the lab's world.
     /// Device names by UDID, from `world` or else the world file kclab up recorded.
-    static func deviceNames(_ lab: LabState, world: URL? = nil) -> [String: String] {
-        guard let file = world ?? LabRecord.read(lab).map({ URL(fileURLWithPath: $0.worldFile) }),
-            let world = try? World.load(contentsOf: file)
-        else { return [:] }
+    static func deviceNames(_ lab: LabState, world: String? = nil) -> [String: String] {
+        guard let file = lab.worldFile(given: world), let world = try? World.load(contentsOf: file) else { return [:] }
         return Dictionary(world.devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 }

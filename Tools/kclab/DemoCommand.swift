@@ -143,7 +143,7 @@ struct DemoCommand: AsyncParsableCommand {
     private func associations(_ lab: LabState, number: Int, _ walkthrough: Walkthrough) throws {
         let file = lab.associationd.appending(path: "associations.sqlite")
         guard FileManager.default.fileExists(atPath: file.path) else { return }
-        let names = AssociationsCommand.deviceNames(lab, world: URL(fileURLWithPath: world))
+        let names = AssociationsCommand.deviceNames(lab, world: world)
         let records = try AssociationStore(directory: lab.associationd).records().filter { names[$0.device] == "iphone-alice" }
         guard !records.isEmpty else { return }
         let title = "Seed 002: which sites name which apps (associationd, through the Apple-like CDN)"

@@ -23,33 +23,6 @@ struct ExplainCommand: AsyncParsableCommand {
         subcommands: [Item.self, Install.self, Domain.self, Prompt.self]
     )
 
-    /// The lab and the world it runs.
-    struct Lab: ParsableArguments {
-        @Option(help: "The state folder of kclab up.")
-        var state = "state"
-
-        @Option(help: "The world file (default: the one kclab up recorded).")
-        var world: String?
-
-        @Option(help: "keychaind's URL (default: from the lab's endpoint file; https://keychaind:7701 in the compose lab).")
-        var keychaind: String?
-
-        var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
-
-        /// keychaind's URL: given, or from its endpoint file.
-        func keychaindURL() throws -> String {
-            guard let url = keychaind ?? SiteRecord.endpointURL(lab.keychaindEndpoint) else {
-                throw LabFailure("keychaind is not running in \(state)")
-            }
-            return url
-        }
-
-        func load() throws -> World {
-            guard let file = world ?? LabRecord.read(lab)?.worldFile else { throw LabFailure("nothing was started in \(state); run kclab up") }
-            return try World.load(contentsOf: URL(fileURLWithPath: file))
-        }
-    }
-
     /// `kclab explain item --device D --app A QUERY`
     struct Item: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -57,7 +30,7 @@ struct ExplainCommand: AsyncParsableCommand {
             discussion: "Asked of keychaind's engine through its admin route: the same rules the app's calls meet. No data is shown."
         )
 
-        @OptionGroup var lab: Lab
+        @OptionGroup var lab: LabOptions
 
         @Option(help: "The device's ID.")
         var device: String
@@ -84,26 +57,19 @@ struct ExplainCommand: AsyncParsableCommand {
                     profile: try Data(contentsOf: bundle.appending(path: "embedded.mobileprovision")),
                     codeSignature: try Data(contentsOf: bundle.appending(path: "_CodeSignature/CodeSignature"))
                 )
-                let client = ServiceClient(baseURL: try lab.keychaindURL(), tls: try TLSIdentities.administratorClient(world: lab.lab.builtWorld))
-                do {
-                    explanation = try await client.send(
+                explanation = try await lab.withAdministrator { client in
+                    try await client.send(
                         .POST,
                         "/v1/admin/explain",
                         KeychainAPI.ExplainRequest(device: found.udid, app: registration, query: parsed),
                         as: KeychainAPI.Explanation.self
                     )
-                } catch {
-                    await client.shutdown()
-                    throw error
                 }
-                await client.shutdown()
             } catch {
                 throw fail("\(error)")
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                say(String(decoding: try encoder.encode(explanation), as: UTF8.self))
+                say(try JSONOutput.pretty(explanation))
                 return
             }
             say(Self.text(explanation, device: declared, app: app, query: query))
@@ -202,7 +168,7 @@ struct ExplainCommand: AsyncParsableCommand {
             abstract: "What associationd decided for a domain and an app: the record, where the file came from, when it is tried again."
         )
 
-        @OptionGroup var lab: Lab
+        @OptionGroup var lab: LabOptions
 
         @Argument(help: "The domain, such as example.com.")
         var domain: String
@@ -218,7 +184,7 @@ struct ExplainCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: folder.appending(path: "associations.sqlite").path) else {
                 throw fail("no associations in \(lab.state): start a world with kclab up", code: 2)
             }
-            let names = AssociationsCommand.deviceNames(lab.lab, world: lab.world.map { URL(fileURLWithPath: $0) })
+            let names = AssociationsCommand.deviceNames(lab.lab, world: lab.world)
             let records = try AssociationStore(directory: folder).records().filter { record in
                 (record.appID == app || record.appID.hasSuffix("." + app))
                     && record.entry.split(separator: ":").dropFirst().first.map {

@@ -14,7 +14,7 @@ extension ExplainCommand {
             discussion: "From the rules webcredentiald applies (BrokerBehaviour), and the device's prompt log."
         )
 
-        @OptionGroup var lab: Lab
+        @OptionGroup var lab: LabOptions
 
         @Option(help: "The device's ID.")
         var device: String
@@ -55,9 +55,7 @@ extension ExplainCommand {
                         .init(app: $0.app, domain: $0.domain, kind: $0.kind, answer: $0.answer, why: Self.why($0.kind, behaviour))
                     }
                 )
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                say(String(decoding: try encoder.encode(report), as: UTF8.self))
+                say(try JSONOutput.pretty(report))
                 return
             }
             say("\(device): \(behaviour.summary)")

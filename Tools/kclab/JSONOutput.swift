@@ -19,4 +19,12 @@ enum JSONOutput {
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}"
     }
+
+    /// `value` pretty-printed with sorted keys (dates ISO 8601 when `isoDates`).
+    static func pretty(_ value: some Encodable, isoDates: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if isoDates { encoder.dateEncodingStrategy = .iso8601 }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
 }

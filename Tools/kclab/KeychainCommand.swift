@@ -24,8 +24,7 @@ struct KeychainCommand: AsyncParsableCommand {
                 """
         )
 
-        @Option(help: "The state folder of kclab up.")
-        var state = "state"
+        @OptionGroup var lab: LabOptions
 
         @Option(help: "One device's keychain, and its iCloud account's.")
         var device: String?
@@ -42,56 +41,35 @@ struct KeychainCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.")
         var json = false
 
-        @Option(help: "The world file (default: the one kclab up recorded; the compose lab records none).")
-        var world: String?
-
-        @Option(help: "keychaind's URL (default: from the lab's endpoint file; https://keychaind:7701 in the compose lab).")
-        var keychaind: String?
-
         func validate() throws {
             if device != nil, account != nil { throw ValidationError("give --device or --account, not both") }
         }
 
         func run() async throws {
-            let lab = LabState(root: URL(fileURLWithPath: state))
             let listing: KeychainAPI.AdminItems
             do {
-                let keychains = try keychains(lab)
-                guard let endpoint = keychaind ?? SiteRecord.endpointURL(lab.keychaindEndpoint) else {
-                    throw LabFailure("keychaind is not running in \(state); start the lab with kclab up")
-                }
-                let client = ServiceClient(baseURL: endpoint, tls: try TLSIdentities.administratorClient(world: lab.builtWorld))
-                var query = keychains.map { "keychain=\(Self.escaped($0))" }
+                var query = try keychains(lab.load()).map { "keychain=\(Self.escaped($0))" }
                 if let group { query.append("group=\(Self.escaped(group))") }
                 if reveal { query.append("reveal=true") }
-                do {
-                    listing = try await client.get(
+                listing = try await lab.withAdministrator { client in
+                    try await client.get(
                         "/v1/admin/items?" + query.joined(separator: "&"),
                         as: KeychainAPI.AdminItems.self,
                         decoder: KeychainAPI.AdminItems.decoder()
                     )
-                } catch {
-                    await client.shutdown()
-                    throw error
                 }
-                await client.shutdown()
             } catch {
                 throw fail("\(error)")
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                encoder.dateEncodingStrategy = .iso8601
-                say(String(decoding: try encoder.encode(listing), as: UTF8.self))
+                say(try JSONOutput.pretty(listing, isoDates: true))
                 return
             }
             print(listing)
         }
 
         /// The keychains to list: the device's and its account's, the account's, or every one.
-        private func keychains(_ lab: LabState) throws -> [String] {
-            guard let file = world ?? LabRecord.read(lab)?.worldFile else { throw LabFailure("nothing was started in \(state); run kclab up") }
-            let world = try World.load(contentsOf: URL(fileURLWithPath: file))
+        private func keychains(_ world: World) throws -> [String] {
             if let account { return ["icloud:\(account)"] }
             if let device {
                 guard let declared = world.device(device) else {

@@ -119,9 +119,7 @@ struct StatusCommand: ParsableCommand {
             components.append(component)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            say(String(decoding: try encoder.encode(Report(state: lab.root.path, components: components)), as: UTF8.self))
+            say(try JSONOutput.pretty(Report(state: lab.root.path, components: components)))
         } else {
             for component in components {
                 say("\(component.name): \(component.running ? "running" : "STOPPED") (pid \(component.pid))")

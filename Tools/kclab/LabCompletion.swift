@@ -16,8 +16,7 @@ enum LabCompletion {
     /// The world of the lab the words name, if one was started there.
     static func world(_ words: [String]) -> World? {
         let lab = LabState(root: URL(fileURLWithPath: value(of: "--state", in: words) ?? "state"))
-        guard let record = LabRecord.read(lab) else { return nil }
-        return try? World.load(contentsOf: URL(fileURLWithPath: record.worldFile))
+        return lab.worldFile(given: nil).flatMap { try? World.load(contentsOf: $0) }
     }
 
     /// What is typed of the word being completed.

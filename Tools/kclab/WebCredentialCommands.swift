@@ -117,10 +117,7 @@ extension DeviceCommand {
             }
             let records = try PromptLog.read(file)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                encoder.dateEncodingStrategy = .iso8601
-                say(String(decoding: try encoder.encode(records), as: UTF8.self))
+                say(try JSONOutput.pretty(records, isoDates: true))
                 return
             }
             for record in records {

@@ -1,0 +1,44 @@
+import ArgumentParser
+import DeviceProtocol
+import Foundation
+import LabControl
+import ServiceSupport
+import WorldFile
+
+/// The options of the commands that read a running lab as its operator: the state folder, the
+/// world (default: the one kclab up recorded) and keychaind's URL (default: its endpoint file).
+struct LabOptions: ParsableArguments {
+    @Option(help: "The state folder of kclab up.")
+    var state = "state"
+
+    @Option(help: "The world file (default: the one kclab up recorded; the compose lab records none).")
+    var world: String?
+
+    @Option(help: "keychaind's URL (default: from the lab's endpoint file; https://keychaind:7701 in the compose lab).")
+    var keychaind: String?
+
+    var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
+
+    /// The lab's world.
+    func load() throws -> World {
+        guard let file = lab.worldFile(given: world) else { throw LabFailure("nothing was started in \(state); run kclab up") }
+        return try World.load(contentsOf: file)
+    }
+
+    /// Runs `body` with a client of keychaind holding kclab's administrator certificate, and shuts
+    /// the client down whatever `body` does.
+    func withAdministrator<T>(_ body: (ServiceClient) async throws -> T) async throws -> T {
+        guard let url = keychaind ?? SiteRecord.endpointURL(lab.keychaindEndpoint) else {
+            throw LabFailure("keychaind is not running in \(state); start the lab with kclab up")
+        }
+        let client = ServiceClient(baseURL: url, tls: try TLSIdentities.administratorClient(world: lab.builtWorld))
+        do {
+            let result = try await body(client)
+            await client.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+}
