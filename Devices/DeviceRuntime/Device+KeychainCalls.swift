@@ -12,8 +12,13 @@ struct KeychainRefusal: Error, CustomStringConvertible {
 
 extension Device {
     /// Sends one SecItem call to keychaind: on the call channel when keychaind offers one, else
-    /// as `POST /v1/items/{call}`. keychaind's refusals come back as ``KeychainRefusal``.
+    /// as `POST /v1/items/{call}`. keychaind's refusals come back as ``KeychainRefusal``. Data
+    /// larger than an item holds is errSecParam here, before sending, as securityd answers it.
     func send(_ call: CallMessage.Call, _ request: KeychainAPI.CallRequest) async throws -> KeychainAPI.CallResponse {
+        if var refusal = request.oversizedData(function: call.function) {
+            refusal.reason = refusal.reason.map { "\($0) (refused by the device, not sent)" }
+            return refusal
+        }
         if let calls {
             switch try await calls.call(call, request) {
             case .answer(let answer): return answer

@@ -19,6 +19,16 @@ public struct CallMessage: Sendable, Hashable {
             }
         }
 
+        /// Apple's name of the function behind the call (`SecItemAdd`, …).
+        public var function: String {
+            switch self {
+            case .add: "SecItemAdd"
+            case .copyMatching: "SecItemCopyMatching"
+            case .update: "SecItemUpdate"
+            case .delete: "SecItemDelete"
+            }
+        }
+
         /// The call the HTTP API names so.
         public init?(name: String) {
             guard let call = Self.allCases.first(where: { $0.name == name }) else { return nil }

@@ -13,8 +13,6 @@ struct KeychainCalls: Sendable {
     let engine: KeychainEngine
     let apps: AppRegistry
     let devices: DeviceRegistry
-    /// Larger `kSecValueData` is refused with errSecParam.
-    static let maximumDataSize = 1 << 20
 
     /// Why a call was not made; the HTTP API answers it with ``httpStatus``.
     struct Refusal: Error {
@@ -54,7 +52,7 @@ struct KeychainCalls: Sendable {
         // load makes thousands a second, and a log line each cost more than the call).
         logger.log(
             level: result.status == .success ? .debug : .info,
-            "\(Self.name(call))",
+            "\(call.function)",
             metadata: [
                 "app.id": "\(client.appID)", "device.udid": "\(udid)",
                 "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
@@ -63,21 +61,9 @@ struct KeychainCalls: Sendable {
         return .success(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
     }
 
-    /// Apple's name of the function behind a call.
-    static func name(_ call: CallMessage.Call) -> String {
-        switch call {
-        case .add: "SecItemAdd"
-        case .copyMatching: "SecItemCopyMatching"
-        case .update: "SecItemUpdate"
-        case .delete: "SecItemDelete"
-        }
-    }
-
     func perform(_ call: CallMessage.Call, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {
-        if let oversized = Self.oversizedData(in: body.query) ?? body.attributesToUpdate.flatMap(Self.oversizedData) {
-            return .failure(
-                SecItemError(.param, "\(Self.name(call)): \(oversized) bytes of data is more than the 1 MiB a keychain item may hold")
-            )
+        if let refusal = body.oversizedData(function: call.function) {
+            return .failure(SecItemError(.param, refusal.reason ?? ""))
         }
         switch call {
         case .add: return await engine.add(body.query, client: client)
@@ -85,11 +71,6 @@ struct KeychainCalls: Sendable {
         case .update: return await engine.update(body.query, attributesToUpdate: body.attributesToUpdate ?? [:], client: client)
         case .delete: return await engine.delete(body.query, client: client)
         }
-    }
-
-    private static func oversizedData(in dictionary: [String: SecValue]) -> Int? {
-        guard case .data(let data)? = dictionary["v_Data"], data.count > maximumDataSize else { return nil }
-        return data.count
     }
 
     func client(_ entry: AppRegistry.Entry, device: String, state: DeviceState, account: String?) -> ClientContext {

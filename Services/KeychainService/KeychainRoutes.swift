@@ -117,7 +117,7 @@ struct KeychainRoutes: Sendable {
                 client: client
             )
             context.logger.info(
-                "\(KeychainCalls.name(call))",
+                "\(call.function)",
                 metadata: [
                     "service": "\(service.name)", "device.udid": "\(body.device)",
                     "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",

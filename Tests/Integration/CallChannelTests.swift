@@ -96,6 +96,13 @@ import WorldTestSupport
 
             let unknown = try await doors.calls.call(.copyMatching, .init(app: "not-registered", query: ["class": .string("genp")]))
             #expect(problemCode(unknown) == "unknownApp")
+            // A device that skips its own size check is refused by keychaind all the same.
+            let big: [String: SecValue] = ["class": .string("genp"), "acct": .string("big"), "v_Data": .data(Data(count: (1 << 20) + 1))]
+            guard case .answer(let tooBig) = try await doors.calls.call(.add, .init(app: app, query: big)) else {
+                Issue.record("the oversized add was not answered")
+                return
+            }
+            #expect(tooBig.status == -50 && tooBig.reason?.contains("1 MiB") == true && tooBig.reason?.contains("not sent") == false)
             let garbage = try await doors.calls.send(raw: [0, 0, 0, 42, 1, 0, 0xFF, 0xFF, 0xFF, 0xFF], answeredAs: 42)
             #expect(problemCode(garbage) == "badRequest")
 
