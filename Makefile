@@ -18,7 +18,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo walkthrough doc-check test bench deps lint format build clean static-check fuzz durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: demo walkthrough doc-check test bench deps lint format build clean static-check fuzz fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -97,6 +97,13 @@ fuzz: deps
 	@.build-static/release/kclab-fuzz --seconds $(FUZZ_SECONDS) --crashes .fuzz-crashes 2>.fuzz-crashes/stderr.log \
 	  || { grep -v CFPropertyList .fuzz-crashes/stderr.log | tail -n 20; ls -l .fuzz-crashes; exit 1; }
 
+# The same parsers under libFuzzer, coverage-guided, with AddressSanitizer: FUZZ_SECONDS each, the
+# corpus kept in .fuzz-corpus/ between runs (docs/reliability.md). FUZZ_TARGETS picks some.
+FUZZ_TARGETS ?=
+fuzz-coverage: deps
+	$(SWIFT) build --scratch-path .build-fuzz --product kclab-libfuzzer -Xswiftc -sanitize=fuzzer,address
+	Tools/fuzz/libfuzzer.sh .build-fuzz/debug/kclab-libfuzzer $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # keychaind killed with SIGKILL DURABILITY_ROUNDS times while 16 writers add items through the call
 # channel; fails unless every acknowledged item is there and SQLite's integrity check passes.
 DURABILITY_ROUNDS ?= 20
@@ -141,4 +148,4 @@ compose-demo: compose-image
 	exit $$status
 
 clean:
-	rm -rf .build .build-static .demo .bench .bench-associations .durability .docker .fuzz-crashes
+	rm -rf .build .build-static .demo .bench .bench-associations .durability .docker .fuzz-crashes .fuzz-corpus

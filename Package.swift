@@ -533,9 +533,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        /// kclab-fuzz: every parser fed mutated inputs (make fuzz; docs/reliability.md).
-        .executableTarget(
-            name: "kclab-fuzz",
+        /// The parsers under fuzzing and the seeds they grow from, shared by both fuzzers.
+        .target(
+            name: "FuzzTargets",
             dependencies: [
                 "AppIdentity",
                 "DeviceProtocol",
@@ -543,12 +543,27 @@ let package = Package(
                 "KeychainCallChannel",
                 "KeychainTypes",
                 "CMSSupport",
+                "DeviceNetwork",
+                "LoginService",
                 "SiteAssociation",
                 "WorldBuilder",
                 "WorldFile",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Tools/fuzz",
+            path: "Tools/fuzz/Targets",
+            swiftSettings: strictSettings
+        ),
+        /// kclab-fuzz: every parser fed mutated inputs (make fuzz; docs/reliability.md).
+        .executableTarget(
+            name: "kclab-fuzz",
+            dependencies: ["FuzzTargets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/fuzz/Mutational",
+            swiftSettings: strictSettings
+        ),
+        /// kclab-libfuzzer: the same targets under libFuzzer, coverage-guided (make fuzz-coverage).
+        .executableTarget(
+            name: "kclab-libfuzzer",
+            dependencies: ["FuzzTargets"],
+            path: "Tools/fuzz/LibFuzzer",
             swiftSettings: strictSettings
         ),
 
@@ -679,6 +694,12 @@ let package = Package(
             ],
             path: "Tests/Integration",
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeviceNetworkTests",
+            dependencies: ["DeviceNetwork"],
+            path: "Tests/DeviceNetworkTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -19,7 +19,8 @@ public struct HTMLForm: Sendable {
         var forms: [HTMLForm] = []
         var rest = html[...]
         while let start = rest.range(of: "<form"), let end = rest.range(of: "</form>", range: start.upperBound..<rest.endIndex) {
-            let tagEnd = rest[start.upperBound...].firstIndex(of: ">") ?? end.lowerBound
+            // The tag ends at its own `>`, never past the form's end (`<form</form>` is a form).
+            let tagEnd = rest[start.upperBound..<end.lowerBound].firstIndex(of: ">") ?? end.lowerBound
             let attributes = Self.attributes(String(rest[start.upperBound..<tagEnd]))
             var inputs: [Input] = []
             var inner = rest[tagEnd..<end.lowerBound]

@@ -32,23 +32,8 @@ enum WebsiteRequest {
             throw HTTPError(.unsupportedMediaType, message: "send the form as application/x-www-form-urlencoded")
         }
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        guard let fields = parseForm(String(buffer: buffer)) else { throw HTTPError(.badRequest, message: "the form is not valid") }
+        guard let fields = FormBody.fields(String(buffer: buffer)) else { throw HTTPError(.badRequest, message: "the form is not valid") }
         return fields
-    }
-
-    /// `a=1&b=x+y` → fields; nil when a pair is not valid percent-encoding or a name repeats.
-    static func parseForm(_ text: String) -> [String: String]? {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count == 2 ? parts[1] : ""), fields[name] == nil else { return nil }
-            fields[name] = value
-        }
-        return fields
-    }
-
-    private static func decode(_ part: Substring) -> String? {
-        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     /// A JSON body of `type`; not JSON, or not that shape, is 400; another content type 415.

@@ -1,22 +1,24 @@
 import AppIdentity
 import CMSSupport
+import DeviceNetwork
 import DeviceProtocol
 import Foundation
 import KeychainAPI
 import KeychainCallChannel
 import KeychainTypes
+import LoginService
 import SiteAssociation
 import WorldFile
 
 /// One parser under fuzzing: the seeds its inputs grow from, and the call that must end with a
 /// value or an error for any bytes, never a crash.
-struct FuzzTarget {
-    let name: String
-    let about: String
-    let seeds: [[UInt8]]
-    let run: ([UInt8]) -> Void
+public struct FuzzTarget: Sendable {
+    public let name: String
+    public let about: String
+    public let seeds: [[UInt8]]
+    public let run: @Sendable ([UInt8]) -> Void
 
-    static func all(demoWorld: String, signedFiles: [[UInt8]]) -> [FuzzTarget] {
+    public static func all(demoWorld: String, signedFiles: [[UInt8]]) -> [FuzzTarget] {
         let queries = [
             #"{"class": "genp", "svce": "token", "acct": "alice", "v_Data": "c2VjcmV0", "agrp": "ABCDE12345.com.example.SharedItems"}"#,
             #"{"class": "inet", "srvr": "example.com", "ptcl": "htps", "m_Limit": "m_LimitAll", "r_Attributes": true, "sync": "syna"}"#,
@@ -54,6 +56,16 @@ struct FuzzTarget {
             #"{"op": "status"}"#,
             #"{"op": "run", "app": "com.example.DemoApp", "arguments": ["web-login", "--user", "alice"]}"#,
         ].map { Array($0.utf8) }
+        let formBodies = [
+            "csrf=0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978&username=alice&password=correct+horse%20battery",
+            "current_password=a%26b%3Dc&new_password=%E2%9C%93%F0%9F%94%91&csrf=x",
+            "a&b=&=c&%zz=1&d=%",
+        ].map { Array($0.utf8) }
+        let pages = [
+            #"<html><form id="signin" action="/login" method="post"><input name="username" autocomplete="username">"#
+                + #"<input type="password" name="password" autocomplete="current-password"><input type=hidden name=csrf value='t'></form></html>"#,
+            #"<form action="/signup"><input name="u" value="a > b"><input name="p" type="password" autocomplete="new-password"></form><form></form>"#,
+        ].map { Array($0.utf8) }
 
         return [
             FuzzTarget(name: "conventional-json", about: "kclab's SecItem queries (ConventionalJSON)", seeds: queries) { bytes in
@@ -82,6 +94,12 @@ struct FuzzTarget {
             FuzzTarget(name: "cms", about: "CMS SignedData (profiles, code signatures, signed AASA files) through OpenSSL", seeds: signedFiles) {
                 bytes in
                 _ = try? SignedMessage(der: Data(bytes))
+            },
+            FuzzTarget(name: "website-forms", about: "form bodies as the login website reads them", seeds: formBodies) { bytes in
+                _ = FormBody.fields(String(decoding: bytes, as: UTF8.self))
+            },
+            FuzzTarget(name: "html-forms", about: "a website's pages as a device's browser reads their forms", seeds: pages) { bytes in
+                _ = HTMLForm.all(in: String(decoding: bytes, as: UTF8.self))
             },
             FuzzTarget(name: "world-yaml", about: "the world file", seeds: [Array(demoWorld.utf8)]) { bytes in
                 _ = try? World.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")

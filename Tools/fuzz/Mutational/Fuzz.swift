@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import WorldBuilder
-import WorldFile
+import FuzzTargets
 
 /// `kclab-fuzz`: feeds every parser of the lab mutated inputs for a while; any crash ends the
 /// process with the input that caused it saved. `make fuzz` runs it; docs/reliability.md
@@ -35,31 +34,8 @@ struct Fuzz: ParsableCommand {
     @Flag(help: "List the targets.")
     var list = false
 
-    /// A profile and a code signature of a small world built in a temporary folder: real CMS
-    /// SignedData for the cms target to grow from.
-    static func signedFiles() throws -> [[UInt8]] {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "kclab-fuzz-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let yaml = """
-            name: fuzz
-            teams: [{id: ABCDE12345, name: Fuzz}]
-            apps:
-              - {bundleID: com.example.Fuzz, team: ABCDE12345, entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)shared]}}
-            devices: []
-            """
-        let world = try World.parse(yaml: yaml, file: "seed.yaml")
-        _ = try WorldBuilder(world: world, output: folder).build()
-        guard let app = world.apps.first else { return [] }
-        let bundle = folder.appending(path: WorldLayout.bundle(for: app))
-        return [
-            Array(try Data(contentsOf: bundle.appending(path: "embedded.mobileprovision"))),
-            Array(try Data(contentsOf: bundle.appending(path: "_CodeSignature/CodeSignature"))),
-        ]
-    }
-
     func run() throws {
-        let demo = (try? String(contentsOfFile: world, encoding: .utf8)) ?? "name: fuzz\nteams: []\napps: []\ndevices: []\n"
-        let targets = FuzzTarget.all(demoWorld: demo, signedFiles: try Self.signedFiles()).filter { only.map($0.name.contains) ?? true }
+        let targets = try FuzzTarget.all(worldFile: world).filter { only.map($0.name.contains) ?? true }
         if list {
             for target in targets { print("\(target.name): \(target.about)") }
             return
