@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -220,6 +222,21 @@ let package = Package(
             path: "Services/KeychainCallChannel",
             swiftSettings: strictSettings
         ),
+        /// A daemon's Prometheus metrics endpoint (swift-metrics bootstrapped with swift-prometheus).
+        .target(
+            name: "ServiceMetrics",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/ServiceMetrics",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "KeychainService",
             dependencies: [
@@ -230,8 +247,10 @@ let package = Package(
                 "KeychainStore",
                 "KeychainTypes",
                 "KeychainCallChannel",
+                "ServiceMetrics",
                 "ServiceSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

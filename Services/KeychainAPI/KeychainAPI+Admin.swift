@@ -110,6 +110,8 @@ extension KeychainAPI {
         public var reason: String?
         /// Items of the device's keychains the query matches, by group, whoever may see them.
         public var matchingByGroup: [String: Int]
+        /// The app's latest calls on this device, from keychaind's audit log (newest last).
+        public var recentCalls: [AuditEntry]? = nil
 
         public init(
             appID: String?,

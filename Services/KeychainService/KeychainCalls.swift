@@ -13,6 +13,7 @@ struct KeychainCalls: Sendable {
     let engine: KeychainEngine
     let apps: AppRegistry
     let devices: DeviceRegistry
+    let recorder: KeychainRecorder
 
     /// Why a call was not made; the HTTP API answers it with ``httpStatus``.
     struct Refusal: Error {
@@ -44,10 +45,19 @@ struct KeychainCalls: Sendable {
     ) async -> Result<
         KeychainAPI.CallResponse, Refusal
     > {
-        guard let report = devices.report(for: udid) else { return .failure(.unknownDevice(udid)) }
-        guard let entry = apps.lookup(request.app, device: udid) else { return .failure(.unknownApp(request.app)) }
+        let started = ContinuousClock.now
+        guard let report = devices.report(for: udid) else { return refused(.unknownDevice(udid), device: udid, call: call, request) }
+        guard let entry = apps.lookup(request.app, device: udid) else { return refused(.unknownApp(request.app), device: udid, call: call, request) }
         let client = client(entry, device: udid, state: Self.state(report), account: report.iCloudAccount)
         let result = await perform(call, request, client: client)
+        recorder.call(
+            device: udid,
+            app: client.appID,
+            function: call.function,
+            status: result.status,
+            reason: result.reason,
+            duration: ContinuousClock.now - started
+        )
         // Every refusal is logged with its reason; successful calls only at debug (a lab under
         // load makes thousands a second, and a log line each cost more than the call).
         logger.log(
@@ -59,6 +69,16 @@ struct KeychainCalls: Sendable {
             ]
         )
         return .success(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
+    }
+
+    private func refused(
+        _ refusal: Refusal,
+        device: String,
+        call: CallMessage.Call,
+        _ request: KeychainAPI.CallRequest
+    ) -> Result<KeychainAPI.CallResponse, Refusal> {
+        recorder.refused(device: device, app: request.app, operation: call.function, code: refusal.problem.error, message: refusal.problem.message)
+        return .failure(refusal)
     }
 
     func perform(_ call: CallMessage.Call, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {

@@ -52,6 +52,7 @@ extension KeychainRoutes {
             explanation.name = asTheApp.status.name
             explanation.reason = asTheApp.reason
             explanation.matchingByGroup = try await matchingByGroup(&query, client: client, state: state)
+            explanation.recentCalls = calls.recorder.audit.recent(device: body.device, app: client.appID, limit: 5)
             return try Self.json(explanation)
         }
     }

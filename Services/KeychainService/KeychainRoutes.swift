@@ -70,6 +70,15 @@ struct KeychainRoutes: Sendable {
                     )
                 )
             case .failure(let failure):
+                for refusal in failure.refusals {
+                    self.calls.recorder.refused(
+                        device: device.udid,
+                        app: failure.appID ?? "?",
+                        operation: "register",
+                        code: refusal.rule.rawValue,
+                        message: refusal.description
+                    )
+                }
                 context.logger.notice(
                     "app refused",
                     metadata: [

@@ -8,6 +8,7 @@ import KeychainTypes
 public import Logging
 import NIOCore
 import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import UnixSignals
 import WorldBuilder
@@ -26,14 +27,36 @@ public enum KeychainServer {
         public var port: Int
         /// The call channel's port; 0 picks a free one (written to the endpoint file as `calls`).
         public var callsPort: Int
+        /// Prometheus metrics on `metricsHost:metricsPort` (0 picks a free port; written to the
+        /// endpoint file as `metrics`); nil serves none.
+        public var metricsPort: Int?
+        /// The metrics' address; loopback by default.
+        public var metricsHost: String
+        /// Whether the audit log is written to `STATE/audit.jsonl` (it is always kept in memory).
+        public var writesAuditLog: Bool
 
-        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7701, callsPort: Int = 7711) {
+        public init(
+            world: URL,
+            state: URL,
+            host: String = "127.0.0.1",
+            port: Int = 7701,
+            callsPort: Int = 7711,
+            metricsPort: Int? = 9701,
+            metricsHost: String = "127.0.0.1",
+            writesAuditLog: Bool = true
+        ) {
             self.world = world
             self.state = state
             self.host = host
             self.port = port
             self.callsPort = callsPort
+            self.metricsPort = metricsPort
+            self.metricsHost = metricsHost
+            self.writesAuditLog = writesAuditLog
         }
+
+        /// `STATE/audit.jsonl`.
+        public var auditFile: URL { state.appending(path: "audit.jsonl") }
 
         /// `STATE/endpoint.json`.
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
@@ -44,7 +67,19 @@ public enum KeychainServer {
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         let store = try SQLiteItemStore(directory: configuration.state)
         let trust = try TrustStore(pem: Data(contentsOf: WorldLayout(root: configuration.world).url(WorldLayout.rootCA)))
-        let calls = KeychainCalls(engine: KeychainEngine(store: store), apps: AppRegistry(trust: trust, now: { Date() }), devices: DeviceRegistry())
+        let audit = AuditLog(file: configuration.writesAuditLog ? configuration.auditFile : nil, logger: logger)
+        let calls = KeychainCalls(
+            engine: KeychainEngine(store: store),
+            apps: AppRegistry(trust: trust, now: { Date() }),
+            devices: DeviceRegistry(),
+            recorder: KeychainRecorder(audit: audit)
+        )
+        var metrics: MetricsServer? = nil
+        if let port = configuration.metricsPort {
+            metrics = try await MetricsServer.start(host: configuration.metricsHost, port: port, logger: logger) {
+                await KeychainRecorder.recordItemCounts(store)
+            }
+        }
         let tls = try TLSIdentities.server(world: configuration.world, service: "keychaind")
         let callServer = try await CallChannelServer.bind(
             host: configuration.host,
@@ -62,18 +97,27 @@ public enum KeychainServer {
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         let callsAddress = "\(host):\(callServer.port)"
+        let metricsURL = metrics?.url(host: configuration.metricsHost)
         let application = Application(
             router: router,
             server: try .tls(.http1(), tlsConfiguration: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "keychaind"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                Endpoint.announce(service: "keychaind", host: host, port: port, to: endpointFile, logger: logger, calls: callsAddress)
+                Endpoint.announce(
+                    service: "keychaind",
+                    host: host,
+                    port: port,
+                    to: endpointFile,
+                    logger: logger,
+                    calls: callsAddress,
+                    metrics: metricsURL
+                )
             },
             logger: logger
         )
         let group = ServiceGroup(
-            configuration: .init(services: [application, callServer], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration: .init(services: [application, callServer, audit] + (metrics.map { [$0] } ?? []), gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
     }

@@ -10,11 +10,14 @@ public struct Endpoint: Codable, Hashable, Sendable {
     public let pid: Int32
     /// keychaind's call channel, `HOST:PORT` (mutual TLS, binary frames); nil for other services.
     public let calls: String?
+    /// The daemon's Prometheus metrics, `http://HOST:PORT/metrics`; nil when it serves none.
+    public let metrics: String?
 
-    public init(url: String, pid: Int32, calls: String? = nil) {
+    public init(url: String, pid: Int32, calls: String? = nil, metrics: String? = nil) {
         self.url = url
         self.pid = pid
         self.calls = calls
+        self.metrics = metrics
     }
 
     /// Writes the endpoint file atomically.
@@ -41,9 +44,10 @@ extension Endpoint {
         to file: URL,
         logger: Logger,
         scheme: String = "https",
-        calls: String? = nil
+        calls: String? = nil,
+        metrics: String? = nil
     ) {
-        let endpoint = Endpoint(url: "\(scheme)://\(host):\(port)", pid: getpid(), calls: calls)
+        let endpoint = Endpoint(url: "\(scheme)://\(host):\(port)", pid: getpid(), calls: calls, metrics: metrics)
         do {
             try endpoint.write(to: file)
             logger.info("\(service) listening", metadata: ["http.url": "\(endpoint.url)", "calls.address": "\(calls ?? "")"])

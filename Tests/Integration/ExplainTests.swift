@@ -16,6 +16,8 @@ import WorldTestSupport
             let item: [String: SecValue] = ["class": .string("genp"), "svce": .string("token"), "v_Data": .data(Data(secret.utf8))]
             #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", item) == 0)
             let query = #"{"class": "genp", "agrp": "ABCDE12345.com.example.SharedItems"}"#
+            let foreign: [String: SecValue] = ["class": .string("genp"), "agrp": .string("ABCDE12345.com.example.SharedItems")]
+            #expect(try lab.status(.copyMatching, on: W.phone, as: "com.other.Snooper", foreign) == -34018)
 
             let phone = try lab.kclab(["explain", "item", "--device", W.phone, "--app", "com.other.Snooper", query])
             #expect(phone.status == 0, "\(phone.stderr)")
@@ -23,6 +25,7 @@ import WorldTestSupport
             #expect(phone.stdout.contains("errSecMissingEntitlement (-34018)"))
             #expect(phone.stdout.contains("ABCDE12345.com.example.SharedItems: 1  (NOT one of its groups)"))
             #expect(!phone.stdout.contains(secret), "no data in an explanation")
+            #expect(phone.stdout.contains("SecItemCopyMatching → errSecMissingEntitlement (-34018)"), "its latest call, from the audit log")
 
             // An iOS 12 device ANDs the foreign group with the caller's: nothing matches, -25300.
             let pad = try lab.kclab(["explain", "item", "--device", W.oldPad, "--app", "com.other.Snooper", query, "--json"])

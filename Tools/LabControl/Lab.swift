@@ -41,7 +41,7 @@ public enum Lab {
         do {
             try await service(
                 "keychaind",
-                ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0", "--calls-port", "0"],
+                ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0", "--calls-port", "0", "--metrics-port", "0"],
                 endpoint: state.keychaindEndpoint
             )
             try? FileManager.default.removeItem(at: state.siteFile)

@@ -107,6 +107,14 @@ struct ExplainCommand: AsyncParsableCommand {
                 ? "The device is locked: items protected when-unlocked answer errSecInteractionNotAllowed (-25308)."
                 : "The device is unlocked: every protection class opens."
             lines.append(lock + (explanation.hasPasscode ? "" : " It has no passcode (when-passcode-set items cannot be added)."))
+            if let recent = explanation.recentCalls, !recent.isEmpty {
+                lines.append("")
+                lines.append("Its latest calls on this device (keychaind's audit log, kclab logs audit):")
+                for entry in recent {
+                    let status = entry.status.map { "\(entry.name) (\($0))" } ?? "refused: \(entry.name)"
+                    lines.append("  \(entry.time.formatted(.iso8601)) \(entry.operation) → \(status)\(entry.rule.map { ": \($0)" } ?? "")")
+                }
+            }
             return lines.joined(separator: "\n")
         }
     }

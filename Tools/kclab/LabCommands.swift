@@ -3,6 +3,7 @@ import DeviceProtocol
 import Foundation
 import KeychainStore
 import LabControl
+import ServiceSupport
 
 /// `kclab up --world FILE --state DIR`
 struct UpCommand: AsyncParsableCommand {
@@ -94,6 +95,8 @@ struct StatusCommand: ParsableCommand {
         var osVersion: String?
         var installed: Int?
         var refused: Int?
+        /// Where the daemon serves Prometheus metrics.
+        var metrics: String?
     }
 
     /// What --json prints.
@@ -108,6 +111,9 @@ struct StatusCommand: ParsableCommand {
         var components: [Component] = []
         for process in record.processes {
             var component = Component(name: process.name, pid: process.pid, running: LabProcesses.isAlive(process.pid))
+            if component.running, process.name == "keychaind" {
+                component.metrics = (try? Endpoint.read(from: lab.keychaindEndpoint))?.metrics
+            }
             if component.running, process.name.hasPrefix("device "),
                 let status = try? DeviceClient(state: lab, device: String(process.name.dropFirst("device ".count))).status()
             {
@@ -126,6 +132,7 @@ struct StatusCommand: ParsableCommand {
                 if let platform = component.platform, let version = component.osVersion {
                     say("    \(platform) \(version), \(component.installed ?? 0) apps installed, \(component.refused ?? 0) refused")
                 }
+                if let metrics = component.metrics { say("    metrics: \(metrics)") }
             }
         }
         if components.contains(where: { !$0.running }) { throw ExitCode(1) }

@@ -31,7 +31,10 @@ struct LogsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs",
         abstract: "Print the last lines of a lab's logs (every process's, or one), and with --follow, what they write next.",
-        discussion: "COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, or a device's ID. Logs never hold a secret."
+        discussion: """
+            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, a device's ID, or audit: keychaind's \
+            audit log, one JSON line per decision (time, device, app, operation, status, rule). Logs never hold a secret.
+            """
     )
 
     @Option(help: "The state folder.")
@@ -52,18 +55,17 @@ struct LogsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
-        let names = try logNames(lab)
+        let files = try logFiles(lab)
         var offsets: [String: UInt64] = [:]
-        for name in names {
-            let file = lab.log(name)
+        for (name, file) in files {
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             for line in text.split(separator: "\n").suffix(lines) { say(prefixed(name, line)) }
             offsets[name] = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64) ?? 0
         }
         while follow {
             try await Task.sleep(for: .milliseconds(250))
-            for name in names {
-                guard let handle = try? FileHandle(forReadingFrom: lab.log(name)) else { continue }
+            for (name, file) in files {
+                guard let handle = try? FileHandle(forReadingFrom: file) else { continue }
                 defer { try? handle.close() }
                 try handle.seek(toOffset: offsets[name] ?? 0)
                 let data = handle.readDataToEndOfFile()
@@ -78,13 +80,14 @@ struct LogsCommand: AsyncParsableCommand {
         component == nil ? "\(name) | \(line)" : String(line)
     }
 
-    /// The logs to print: the component's, or every log in the lab.
-    private func logNames(_ lab: LabState) throws -> [String] {
+    /// The logs to print: the component's, or every process's log in the lab.
+    private func logFiles(_ lab: LabState) throws -> [(String, URL)] {
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: lab.logs.path)) ?? [])
             .filter { $0.hasSuffix(".log") }.map { String($0.dropLast(4)) }.sorted()
         guard !present.isEmpty else { throw fail("no logs in \(lab.logs.path); start a lab with kclab up", code: 2) }
-        guard let component else { return present }
-        for name in [component, "device-\(component)"] where present.contains(name) { return [name] }
-        throw fail("no log for \(component): one of \(present.joined(separator: ", "))", code: 2)
+        guard let component else { return present.map { ($0, lab.log($0)) } }
+        if component == "audit" { return [("audit", lab.keychaind.appending(path: "audit.jsonl"))] }
+        for name in [component, "device-\(component)"] where present.contains(name) { return [(name, lab.log(name))] }
+        throw fail("no log for \(component): one of \((present + ["audit"]).joined(separator: ", "))", code: 2)
     }
 }
