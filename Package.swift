@@ -226,6 +226,7 @@ let package = Package(
         .target(
             name: "ServiceMetrics",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -274,6 +275,8 @@ let package = Package(
         .target(
             name: "AssociationService",
             dependencies: [
+                "ServiceMetrics",
+                .product(name: "Metrics", package: "swift-metrics"),
                 "AppIdentity",
                 "AssociationAPI",
                 "CMSSupport",
@@ -312,6 +315,8 @@ let package = Package(
         .target(
             name: "WebCredentialService",
             dependencies: [
+                "ServiceMetrics",
+                .product(name: "Metrics", package: "swift-metrics"),
                 "AppIdentity",
                 "AssociationAPI",
                 "CMSSupport",
@@ -334,6 +339,7 @@ let package = Package(
         .executableTarget(
             name: "webcredentiald",
             dependencies: [
+                "ServiceMetrics",
                 "ServiceSupport",
                 "WebCredentialService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -363,6 +369,7 @@ let package = Package(
         .executableTarget(
             name: "associationd",
             dependencies: [
+                "ServiceMetrics",
                 "ServiceSupport",
                 "AssociationAPI",
                 "AssociationService",
@@ -391,6 +398,7 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
+                "ServiceMetrics",
                 "KeychainService",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 "ServiceSupport",

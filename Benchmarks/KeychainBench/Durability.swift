@@ -115,7 +115,7 @@ struct Durability {
             "keychaind",
             [
                 "--world", lab.builtWorld.path, "--state", lab.keychaind.path, "--host", "127.0.0.1", "--port", "\(port)", "--calls-port",
-                "\(calls)",
+                "\(calls)", "--metrics-port", "0",
             ],
             log: lab.log("keychaind")
         )

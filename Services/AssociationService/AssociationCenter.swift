@@ -2,6 +2,8 @@ public import AppIdentity
 public import AssociationAPI
 public import Foundation
 public import SiteAssociation
+import Metrics
+import ServiceMetrics
 
 /// What decides a site for an entry: the network verifier in associationd, a script in tests.
 public protocol SiteJudge: Sendable {
@@ -104,7 +106,10 @@ public final class AssociationCenter: Sendable {
             } else {
                 let settings = (try? store.settings(device: device)) ?? .standard
                 let direct = AlternateMode.fetchesDirectly(entry, settings: settings)
+                let started = ContinuousClock.now
                 report = await judge.verify(entry, appID: appID, platform: platform, version: version, direct: direct)
+                Metrics.Timer(label: "association_fetch_duration_seconds", dimensions: [("source", direct ? "direct" : "cdn")])
+                    .record(ContinuousClock.now - started)
             }
         case .failure(let error):
             report = SiteReport(verdict: .denied, url: "", checks: [.fail("entitlement-entry", error.reason)], services: [:])
@@ -121,6 +126,7 @@ public final class AssociationCenter: Sendable {
             now: now()
         )
         try store.save(record)
+        Counter(label: "association_fetches_total", dimensions: [("service", service.rawValue), ("verdict", record.state.rawValue)]).increment()
         return record
     }
 }

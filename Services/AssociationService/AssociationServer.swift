@@ -7,6 +7,7 @@ import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOSSL
+public import ServiceMetrics
 import ServiceSupport
 import SiteAssociation
 import SiteAssociationFetch
@@ -45,6 +46,9 @@ public enum AssociationServer {
             self.retryTick = retryTick
         }
 
+        /// Where Prometheus metrics are served (the endpoint file's `metrics`); nil serves none.
+        public var metrics: MetricsAddress? = MetricsAddress(port: 9702)
+
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
@@ -62,7 +66,10 @@ public enum AssociationServer {
     }
 
     private static func serve(_ configuration: Configuration, fetcher: SiteFetcher, logger: Logger) async throws {
-        let (app, center) = try application(configuration, fetcher: fetcher, logger: logger)
+        var metrics: MetricsServer? = nil
+        if let address = configuration.metrics { metrics = try await MetricsServer.start(at: address, logger: logger) }
+        defer { metrics?.close() }
+        let (app, center) = try application(configuration, fetcher: fetcher, metricsURL: metrics?.url, logger: logger)
         let tick = configuration.retryTick
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
@@ -85,6 +92,7 @@ public enum AssociationServer {
     static func application(
         _ configuration: Configuration,
         fetcher: SiteFetcher,
+        metricsURL: String?,
         logger: Logger
     ) throws -> (some ApplicationProtocol, AssociationCenter) {
         let layout = WorldLayout(root: configuration.world)
@@ -103,7 +111,14 @@ public enum AssociationServer {
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "associationd")),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "associationd"),
             onServerRunning: { channel in
-                Endpoint.announce(service: "associationd", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
+                Endpoint.announce(
+                    service: "associationd",
+                    host: host,
+                    port: channel.localAddress?.port ?? 0,
+                    to: endpointFile,
+                    logger: logger,
+                    metrics: metricsURL
+                )
             },
             logger: logger
         )

@@ -3,6 +3,7 @@ import KeychainAPI
 import KeychainStore
 import KeychainTypes
 import Metrics
+import ServiceMetrics
 
 /// What keychaind records of every decision, in one place: the audit log's line and the metrics
 /// (calls by operation and status, their latency, refusals by rule). Never a value.
@@ -13,9 +14,7 @@ struct KeychainRecorder: Sendable {
     func call(device: String, app: String, function: String, status: SecStatus, reason: String?, duration: Duration) {
         audit.record(.init(time: Date(), device: device, app: app, operation: function, status: status.code, name: status.name, rule: reason))
         Counter(label: "keychain_calls_total", dimensions: [("operation", function), ("status", status.name)]).increment()
-        Metrics.Timer(label: "keychain_call_duration_seconds", dimensions: [("operation", function)]).recordNanoseconds(
-            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-        )
+        Metrics.Timer(label: "keychain_call_duration_seconds", dimensions: [("operation", function)]).record(duration)
         if status != .success { refusal(rule: status.name) }
     }
 

@@ -8,7 +8,7 @@ import KeychainTypes
 public import Logging
 import NIOCore
 import ServiceLifecycle
-import ServiceMetrics
+public import ServiceMetrics
 import ServiceSupport
 import UnixSignals
 import WorldBuilder
@@ -27,11 +27,9 @@ public enum KeychainServer {
         public var port: Int
         /// The call channel's port; 0 picks a free one (written to the endpoint file as `calls`).
         public var callsPort: Int
-        /// Prometheus metrics on `metricsHost:metricsPort` (0 picks a free port; written to the
-        /// endpoint file as `metrics`); nil serves none.
-        public var metricsPort: Int?
-        /// The metrics' address; loopback by default.
-        public var metricsHost: String
+        /// Where Prometheus metrics are served (written to the endpoint file as `metrics`); nil
+        /// serves none.
+        public var metrics: MetricsAddress?
         /// Whether the audit log is written to `STATE/audit.jsonl` (it is always kept in memory).
         public var writesAuditLog: Bool
 
@@ -41,8 +39,7 @@ public enum KeychainServer {
             host: String = "127.0.0.1",
             port: Int = 7701,
             callsPort: Int = 7711,
-            metricsPort: Int? = 9701,
-            metricsHost: String = "127.0.0.1",
+            metrics: MetricsAddress? = MetricsAddress(port: 9701),
             writesAuditLog: Bool = true
         ) {
             self.world = world
@@ -50,8 +47,7 @@ public enum KeychainServer {
             self.host = host
             self.port = port
             self.callsPort = callsPort
-            self.metricsPort = metricsPort
-            self.metricsHost = metricsHost
+            self.metrics = metrics
             self.writesAuditLog = writesAuditLog
         }
 
@@ -75,8 +71,8 @@ public enum KeychainServer {
             recorder: KeychainRecorder(audit: audit)
         )
         var metrics: MetricsServer? = nil
-        if let port = configuration.metricsPort {
-            metrics = try await MetricsServer.start(host: configuration.metricsHost, port: port, logger: logger) {
+        if let address = configuration.metrics {
+            metrics = try await MetricsServer.start(at: address, logger: logger) {
                 await KeychainRecorder.recordItemCounts(store)
             }
         }
@@ -97,7 +93,7 @@ public enum KeychainServer {
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         let callsAddress = "\(host):\(callServer.port)"
-        let metricsURL = metrics?.url(host: configuration.metricsHost)
+        let metricsURL = metrics?.url
         let application = Application(
             router: router,
             server: try .tls(.http1(), tlsConfiguration: tls),

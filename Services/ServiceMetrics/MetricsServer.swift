@@ -12,12 +12,12 @@ public import ServiceLifecycle
 /// swift-metrics' `Counter`, `Timer` and `Gauge` wherever it decides something.
 public struct MetricsServer: Service {
     private let server: any Channel
+    private let host: String
 
-    /// Binds `host:port` (0 picks a free port). `refresh` runs before every scrape, to set gauges
+    /// Binds `address` (port 0 picks a free port). `refresh` runs before every scrape, to set gauges
     /// that are cheaper to read than to keep (items per keychain).
     public static func start(
-        host: String,
-        port: Int,
+        at address: MetricsAddress,
         logger: Logger,
         refresh: @escaping @Sendable () async -> Void = {}
     ) async throws -> MetricsServer {
@@ -32,10 +32,10 @@ public struct MetricsServer: Service {
                     try channel.pipeline.syncOperations.addHandler(ScrapeHandler(registry: registry, refresh: refresh))
                 }
             }
-            .bind(host: host, port: port)
+            .bind(host: address.host, port: address.port)
             .get()
-        let metrics = MetricsServer(server: server)
-        logger.info("metrics listening", metadata: ["metrics.url": "\(metrics.url(host: host))"])
+        let metrics = MetricsServer(server: server, host: address.host)
+        logger.info("metrics listening", metadata: ["metrics.url": "\(metrics.url)"])
         return metrics
     }
 
@@ -51,7 +51,12 @@ public struct MetricsServer: Service {
     public var port: Int { server.localAddress?.port ?? 0 }
 
     /// `http://HOST:PORT/metrics`, for the endpoint file.
-    public func url(host: String) -> String { "http://\(host):\(port)/metrics" }
+    public var url: String { "http://\(host):\(port)/metrics" }
+
+    /// Stops listening (for daemons that do not run it in a service group).
+    public func close() {
+        server.close(promise: nil)
+    }
 
     /// Serves until graceful shutdown.
     public func run() async throws {

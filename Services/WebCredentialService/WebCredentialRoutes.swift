@@ -20,7 +20,9 @@ struct WebCredentialRoutes: Sendable {
             let device = try await Self.device(context)
             let body = try await RouteSupport.decode(WebCredentialAPI.AddRequest.self, request, limit: context.maxUploadSize)
             let app = try verify(body.caller, device: device)
+            let started = ContinuousClock.now
             let outcome = await broker(for: device).add(body, app: app)
+            WebCredentialMetrics.call("SecAddSharedWebCredential", outcome, consent: body.consent, duration: ContinuousClock.now - started)
             Self.log("SecAddSharedWebCredential", outcome, app: app, domain: body.fqdn, account: body.account, device: device, context: context)
             return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }
@@ -28,7 +30,9 @@ struct WebCredentialRoutes: Sendable {
             let device = try await Self.device(context)
             let body = try await RouteSupport.decode(WebCredentialAPI.CopyRequest.self, request, limit: context.maxUploadSize)
             let app = try verify(body.caller, device: device)
+            let started = ContinuousClock.now
             let outcome = await broker(for: device).request(body, app: app)
+            WebCredentialMetrics.call("SecRequestSharedWebCredential", outcome, consent: body.consent, duration: ContinuousClock.now - started)
             Self.log("SecRequestSharedWebCredential", outcome, app: app, domain: body.fqdn, account: body.account, device: device, context: context)
             return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }

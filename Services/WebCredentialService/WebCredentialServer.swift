@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTLS
 public import Logging
 import NIOCore
+public import ServiceMetrics
 import ServiceSupport
 import WorldBuilder
 
@@ -31,6 +32,9 @@ public enum WebCredentialServer {
             self.associationd = associationd
         }
 
+        /// Where Prometheus metrics are served (the endpoint file's `metrics`); nil serves none.
+        public var metrics: MetricsAddress? = MetricsAddress(port: 9703)
+
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
@@ -40,13 +44,18 @@ public enum WebCredentialServer {
         let tls = try TLSIdentities.systemServiceClient(world: configuration.world, service: "webcredentiald")
         let keychaind = ServiceClient(baseURL: configuration.keychaind, tls: tls)
         let associationd = ServiceClient(baseURL: configuration.associationd, tls: tls)
+        var metrics: MetricsServer? = nil
         do {
-            try await application(configuration, keychaind: keychaind, associationd: associationd, logger: logger).runService()
+            if let address = configuration.metrics { metrics = try await MetricsServer.start(at: address, logger: logger) }
+            try await application(configuration, keychaind: keychaind, associationd: associationd, metricsURL: metrics?.url, logger: logger)
+                .runService()
         } catch {
+            metrics?.close()
             await keychaind.shutdown()
             await associationd.shutdown()
             throw error
         }
+        metrics?.close()
         await keychaind.shutdown()
         await associationd.shutdown()
     }
@@ -56,6 +65,7 @@ public enum WebCredentialServer {
         _ configuration: Configuration,
         keychaind: ServiceClient,
         associationd: ServiceClient,
+        metricsURL: String?,
         logger: Logger
     ) throws -> some ApplicationProtocol {
         let layout = WorldLayout(root: configuration.world)
@@ -74,7 +84,14 @@ public enum WebCredentialServer {
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "webcredentiald")),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "webcredentiald"),
             onServerRunning: { channel in
-                Endpoint.announce(service: "webcredentiald", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
+                Endpoint.announce(
+                    service: "webcredentiald",
+                    host: host,
+                    port: channel.localAddress?.port ?? 0,
+                    to: endpointFile,
+                    logger: logger,
+                    metrics: metricsURL
+                )
             },
             logger: logger
         )

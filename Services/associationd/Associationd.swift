@@ -4,6 +4,7 @@ import AssociationService
 import Foundation
 import Hummingbird
 import Logging
+import ServiceMetrics
 import ServiceSupport
 import SiteAssociation
 import SiteAssociationFetch
@@ -38,6 +39,8 @@ struct Associationd: AsyncParsableCommand {
     @Option(help: "Seconds between looks for due retries.")
     var retryTick = 60
 
+    @OptionGroup var metrics: MetricsOptions
+
     func run() async throws {
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "associationd")
@@ -47,7 +50,7 @@ struct Associationd: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let configuration = AssociationServer.Configuration(
+        var configuration = AssociationServer.Configuration(
             world: URL(fileURLWithPath: world),
             state: URL(fileURLWithPath: state),
             host: host,
@@ -56,6 +59,7 @@ struct Associationd: AsyncParsableCommand {
             resolve: resolutions,
             retryTick: retryTick
         )
+        configuration.metrics = metrics.address(defaultPort: 9702)
         try await AssociationServer.run(configuration, logger: logger)
     }
 }

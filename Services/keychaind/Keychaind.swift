@@ -5,6 +5,7 @@ import KeychainService
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceMetrics
 import ServiceSupport
 
 /// keychaind: the keychain of every device in a KeychainLab world.
@@ -14,7 +15,7 @@ struct Keychaind: AsyncParsableCommand {
         commandName: "keychaind",
         abstract: "Serve the keychains of a KeychainLab world over HTTPS with mutual TLS.",
         discussion:
-            "Each flag may also be set in the environment: KEYCHAIND_WORLD, KEYCHAIND_STATE, KEYCHAIND_HOST, KEYCHAIND_PORT, KEYCHAIND_CALLS_PORT, KEYCHAIND_METRICS_PORT (off serves no metrics), KEYCHAIND_METRICS_HOST, KEYCHAIND_AUDIT (off keeps the audit log in memory only), LOG_LEVEL."
+            "Each flag may also be set in the environment: KEYCHAIND_WORLD, KEYCHAIND_STATE, KEYCHAIND_HOST, KEYCHAIND_PORT, KEYCHAIND_CALLS_PORT, METRICS_PORT, METRICS_HOST, KEYCHAIND_AUDIT, LOG_LEVEL."
     )
 
     @Option(help: "The built world (kclab world build --out).")
@@ -32,19 +33,12 @@ struct Keychaind: AsyncParsableCommand {
     @Option(help: "The call channel's port (SecItem calls as binary frames over mutual TLS); 0 picks a free one.")
     var callsPort = Int(ProcessInfo.processInfo.environment["KEYCHAIND_CALLS_PORT"] ?? "") ?? 7711
 
-    @Option(help: "Prometheus metrics' port (GET /metrics, plain HTTP); 0 picks a free one, off serves none.")
-    var metricsPort = ProcessInfo.processInfo.environment["KEYCHAIND_METRICS_PORT"] ?? "9701"
-
-    @Option(help: "The address metrics listen on.")
-    var metricsHost = ProcessInfo.processInfo.environment["KEYCHAIND_METRICS_HOST"] ?? "127.0.0.1"
+    @OptionGroup var metrics: MetricsOptions
 
     @Option(help: "on: append every decision to STATE/audit.jsonl; off: keep it in memory only.")
     var audit = ProcessInfo.processInfo.environment["KEYCHAIND_AUDIT"] ?? "on"
 
     func validate() throws {
-        guard metricsPort == "off" || Int(metricsPort).map({ (0...65535).contains($0) }) == true else {
-            throw ValidationError("--metrics-port takes a port (0 picks one) or off, not '\(metricsPort)'")
-        }
         guard ["on", "off"].contains(audit) else { throw ValidationError("--audit takes on or off, not '\(audit)'") }
     }
 
@@ -58,8 +52,7 @@ struct Keychaind: AsyncParsableCommand {
             host: host,
             port: port,
             callsPort: callsPort,
-            metricsPort: Int(metricsPort),
-            metricsHost: metricsHost,
+            metrics: metrics.address(defaultPort: 9701),
             writesAuditLog: audit == "on"
         )
         try await KeychainServer.run(configuration, logger: logger)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceMetrics
 import ServiceSupport
 import WebCredentialService
 
@@ -36,10 +37,12 @@ struct Webcredentiald: AsyncParsableCommand {
     @Option(help: "associationd's base URL.")
     var associationd = "https://127.0.0.1:7702"
 
+    @OptionGroup var metrics: MetricsOptions
+
     func run() async throws {
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "webcredentiald")
-        let configuration = WebCredentialServer.Configuration(
+        var configuration = WebCredentialServer.Configuration(
             world: URL(fileURLWithPath: world),
             state: URL(fileURLWithPath: state),
             host: host,
@@ -47,6 +50,7 @@ struct Webcredentiald: AsyncParsableCommand {
             keychaind: keychaind,
             associationd: associationd
         )
+        configuration.metrics = metrics.address(defaultPort: 9703)
         try await WebCredentialServer.run(configuration, logger: logger)
     }
 }

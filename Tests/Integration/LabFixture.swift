@@ -69,3 +69,13 @@ extension SecValue {
         return nil
     }
 }
+
+extension RunningLab {
+    /// The lines of a daemon's Prometheus metrics, scraped at the URL its endpoint file names.
+    func metrics(_ endpointFile: URL) throws -> (url: String, lines: [String]) {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: endpointFile)) as? [String: Any]
+        guard let url = object?["metrics"] as? String else { return ("", []) }
+        let scrape = try runTool("curl", ["-s", "--max-time", "10", url])
+        return (url, scrape.stdout.split(separator: "\n").map(String.init))
+    }
+}

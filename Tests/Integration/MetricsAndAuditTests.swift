@@ -2,7 +2,6 @@ import DeviceProtocol
 import Foundation
 import KeychainTypes
 import LabControl
-import ServiceSupport
 import Testing
 import WorldTestSupport
 
@@ -18,12 +17,9 @@ import WorldTestSupport
             #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("missing")]) == -25300)
             #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "agrp": .string("OTHER98765.x")]) == -34018)
 
-            let metricsURL = try #require(try ServiceSupport.Endpoint.read(from: lab.state.keychaindEndpoint).metrics)
+            let (metricsURL, lines) = try lab.metrics(lab.state.keychaindEndpoint)
             #expect(metricsURL.hasPrefix("http://127.0.0.1:"), "metrics listen on loopback")
-            let scrape = try runTool("curl", ["-s", "-w", "\n%{http_code}", metricsURL])
-            #expect(scrape.stdout.hasSuffix("200"))
-            let lines = scrape.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.contains(#"keychain_calls_total{operation="SecItemAdd",status="errSecSuccess"} 1"#), "\(scrape.stdout)")
+            #expect(lines.contains(#"keychain_calls_total{operation="SecItemAdd",status="errSecSuccess"} 1"#), "\(lines)")
             #expect(lines.contains(#"keychain_calls_total{operation="SecItemCopyMatching",status="errSecItemNotFound"} 1"#))
             #expect(lines.contains(#"keychain_refusals_total{rule="errSecMissingEntitlement"} 1"#))
             #expect(lines.contains { $0.hasPrefix(#"keychain_call_duration_seconds_count{operation="SecItemCopyMatching"} 2"#) })

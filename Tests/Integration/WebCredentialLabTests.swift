@@ -216,6 +216,24 @@ import WorldTestSupport
         }
     }
 
+    /// associationd counts its verdicts and webcredentiald its calls, prompts and answers.
+    @Test func daemonsCountTheirDecisions() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let run = try lab.runApp(Self.demo, on: "phone", ["add-web-credential", "example.com", "alice", "Pa55-w0rd"])
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            let credentials = try lab.metrics(lab.state.webcredentialdEndpoint).lines
+            #expect(credentials.contains(#"webcredential_prompts_total{kind="add"} 1"#), "\(credentials)")
+            #expect(credentials.contains(#"webcredential_prompt_answers_total{answer="approve"} 1"#))
+            #expect(credentials.contains { $0.hasPrefix(#"webcredential_calls_total{function="SecAddSharedWebCredential",status="0"}"#) })
+            let associations = try lab.metrics(lab.state.associationdEndpoint).lines
+            #expect(
+                associations.contains { $0.hasPrefix(#"association_fetches_total{service="webcredentials",verdict="approved"}"#) },
+                "\(associations)"
+            )
+            #expect(associations.contains { $0.hasPrefix("association_fetch_duration_seconds_count") })
+        }
+    }
+
     @Test func refusalsCarryApplesStatusAndMessage() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             let plain = try Self.add(lab, "phone", "com.example.Plain", "example.com", "alice", "pw")

@@ -67,14 +67,14 @@ public enum Lab {
                 )
                 cdn = SiteRecord.endpointURL(state.cdnEndpoint)
             }
-            var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0"]
+            var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0", "--metrics-port", "0"]
             if let cdn { associationArguments += ["--cdn", cdn] }
             associationArguments += websites?.resolveArguments ?? []
             try await service("associationd", associationArguments, endpoint: state.associationdEndpoint)
             try await service(
                 "webcredentiald",
                 [
-                    "--world", state.builtWorld.path, "--state", state.webcredentiald.path, "--port", "0",
+                    "--world", state.builtWorld.path, "--state", state.webcredentiald.path, "--port", "0", "--metrics-port", "0",
                     "--keychaind", SiteRecord.endpointURL(state.keychaindEndpoint) ?? "",
                     "--associationd", SiteRecord.endpointURL(state.associationdEndpoint) ?? "",
                 ],
