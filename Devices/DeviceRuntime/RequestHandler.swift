@@ -17,8 +17,8 @@ struct RequestHandler: Sendable {
 
     /// A line from the control socket.
     func control(_ line: Data) async -> Data {
-        if let key = JSONDuplicateKeys.first(in: line) {
-            return Self.encode(.failure("the request repeats the key '\(key)' in one object"))
+        if let problem = StrictJSON.problem(in: line) {
+            return Self.encode(.failure(Self.describe(problem)))
         }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.failure("the request is not a valid JSON object with an 'op'"))
@@ -65,10 +65,15 @@ struct RequestHandler: Sendable {
         }
     }
 
+    /// A request that is not strict JSON: a repeated key by name, anything else with its place.
+    static func describe(_ problem: StrictJSON.Problem) -> String {
+        problem.repeatedKey.map { "the request repeats the key '\($0)' in one object" } ?? "the request is not valid JSON: \(problem)"
+    }
+
     /// A line from the socket of a process launched as `bundleID`.
     func app(_ line: Data, bundleID: String) async -> Data {
-        if let key = JSONDuplicateKeys.first(in: line) {
-            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request repeats the key '\(key)' in one object"))
+        if let problem = StrictJSON.problem(in: line) {
+            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: Self.describe(problem)))
         }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))

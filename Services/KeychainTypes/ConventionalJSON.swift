@@ -12,6 +12,9 @@ public enum ConventionalJSON {
 
     /// Reads a JSON object into a SecItem dictionary; errors name the key.
     public static func dictionary(from data: Data) throws -> [String: SecValue] {
+        if let problem = StrictJSON.problem(in: data) {
+            throw ConventionalJSONError("not valid JSON at \(problem)")
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
@@ -20,9 +23,6 @@ public enum ConventionalJSON {
         }
         guard let dictionary = object as? [String: Any] else {
             throw ConventionalJSONError("expected a JSON object such as {\"class\": \"genp\", \"acct\": \"alice\"}")
-        }
-        if let key = JSONDuplicateKeys.first(in: data) {
-            throw ConventionalJSONError("the key '\(key)' appears twice in one object")
         }
         var result: [String: SecValue] = [:]
         for (key, value) in dictionary {

@@ -34,8 +34,9 @@ import WorldTestSupport
                 try await Task.sleep(for: .milliseconds(100))
                 text = (try? String(contentsOf: audit, encoding: .utf8)) ?? ""
             }
-            let entries = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            #expect(entries.count >= 3)
+            let auditLines = text.split(separator: "\n")
+            let entries = auditLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(entries.count >= 3 && entries.count == auditLines.count, "every line is one JSON object")
             #expect(entries.contains { $0["operation"] as? String == "SecItemAdd" && $0["status"] as? Int == 0 && $0["app"] as? String == "ABCDE12345.com.example.AppOne" })
             #expect(entries.contains { $0["name"] as? String == "errSecMissingEntitlement" && ($0["rule"] as? String)?.isEmpty == false })
             #expect(!text.contains(secret) && !text.contains(Data(secret.utf8).base64EncodedString()), "the audit log holds no value")

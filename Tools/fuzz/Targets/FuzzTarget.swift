@@ -71,9 +71,9 @@ public struct FuzzTarget: Sendable {
             FuzzTarget(name: "conventional-json", about: "kclab's SecItem queries (ConventionalJSON)", seeds: queries) { bytes in
                 _ = try? ConventionalJSON.dictionary(from: Data(bytes))
             },
-            FuzzTarget(name: "duplicate-keys", about: "the repeated-key scan of every JSON input", seeds: queries + associations + deviceRequests) {
+            FuzzTarget(name: "strict-json", about: "the strict check of every JSON input (syntax, repeated keys)", seeds: queries + associations + deviceRequests) {
                 bytes in
-                _ = JSONDuplicateKeys.first(in: Data(bytes))
+                _ = StrictJSON.problem(in: Data(bytes))
             },
             FuzzTarget(name: "call-frames", about: "keychaind's call channel: calls as keychaind reads them", seeds: calls) { bytes in
                 _ = CallMessage.decode(bytes)
