@@ -18,7 +18,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo walkthrough doc-check test bench deps lint format build clean static-check fuzz fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -42,6 +42,16 @@ bench: deps
 	$(SWIFT) build -c release
 	.build/release/keychain-bench --state .bench
 	.build/release/association-bench --state .bench-associations
+
+# What keychaind's metrics and audit log cost: lookups with both off, then on, twice each
+# (docs/benchmarks.md, "Metrics and audit").
+INSTRUMENTATION_BENCH = .build/release/keychain-bench --state .bench --skip-peer --items 1000 --only "direct CopyMatching"
+bench-instrumentation: deps
+	$(SWIFT) build -c release
+	@for round in 1 2; do \
+	  echo "round $$round: metrics and audit log off"; METRICS_PORT=off KEYCHAIND_AUDIT=off $(INSTRUMENTATION_BENCH); \
+	  echo "round $$round: metrics and audit log on"; $(INSTRUMENTATION_BENCH); \
+	done
 
 # Installs only what is missing, with sudo when not root.
 deps:
@@ -101,7 +111,7 @@ fuzz: deps
 # corpus kept in .fuzz-corpus/ between runs (docs/reliability.md). FUZZ_TARGETS picks some.
 FUZZ_TARGETS ?=
 fuzz-coverage: deps
-	$(SWIFT) build --scratch-path .build-fuzz --product kclab-libfuzzer -Xswiftc -sanitize=fuzzer,address
+	$(SWIFT) build --scratch-path .build-fuzz --product kclab-libfuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
 	Tools/fuzz/libfuzzer.sh .build-fuzz/debug/kclab-libfuzzer $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # keychaind killed with SIGKILL DURABILITY_ROUNDS times while 16 writers add items through the call

@@ -100,6 +100,12 @@ final class AuditLog: Service, Sendable {
 
     private static func appendString(_ value: String, to text: inout String) {
         text += "\""
+        // Most values need no escape: copied whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""

@@ -4,38 +4,71 @@ import KeychainStore
 import KeychainTypes
 import Metrics
 import ServiceMetrics
+import Synchronization
 
 /// What keychaind records of every decision, in one place: the audit log's line and the metrics
 /// (calls by operation and status, their latency, refusals by rule). Never a value.
 struct KeychainRecorder: Sendable {
     let audit: AuditLog
+    private let handles = Handles()
+
+    init(audit: AuditLog) {
+        self.audit = audit
+    }
 
     /// A call the engine answered, `status` and the rule behind it.
     func call(device: String, app: String, function: String, status: SecStatus, reason: String?, duration: Duration) {
         audit.record(.init(time: Date(), device: device, app: app, operation: function, status: status.code, name: status.name, rule: reason))
-        Counter(label: "keychain_calls_total", dimensions: [("operation", function), ("status", status.name)]).increment()
-        Metrics.Timer(label: "keychain_call_duration_seconds", dimensions: [("operation", function)]).record(duration)
-        if status != .success { refusal(rule: status.name) }
+        let metrics = handles.call(function: function, status: status)
+        metrics.calls.increment()
+        metrics.duration.record(duration)
+        metrics.refusals?.increment()
     }
 
     /// A call, or an app's registration, refused before the keychain: `code` is the problem
     /// code (`unknownApp`) or the signature rule (`profile-trust`) that decided.
     func refused(device: String, app: String, operation: String, code: String, message: String) {
         audit.record(.init(time: Date(), device: device, app: app, operation: operation, status: nil, name: code, rule: message))
-        refusal(rule: code)
+        Counter(label: "keychain_refusals_total", dimensions: [("rule", code)]).increment()
     }
 
-    private func refusal(rule: String) {
-        Counter(label: "keychain_refusals_total", dimensions: [("rule", rule)]).increment()
-    }
-}
-
-extension KeychainRecorder {
     /// Sets `keychain_items{keychain}` from the store, before a scrape.
     static func recordItemCounts(_ store: SQLiteItemStore) async {
         guard let counts = try? await store.counts() else { return }
         for (keychain, count) in counts {
             Gauge(label: "keychain_items", dimensions: [("keychain", keychain)]).record(count)
+        }
+    }
+}
+
+/// The metric handles of each (operation, status), made once: asking swift-metrics for a handle
+/// takes two locks and a lookup by labels, which cost more under 16 concurrent callers than the
+/// rest of the recording. Made on first use, after the metrics system is bootstrapped.
+private final class Handles: Sendable {
+    struct Call {
+        let calls: Counter
+        let duration: Metrics.Timer
+        let refusals: Counter?
+    }
+
+    private struct Key: Hashable {
+        let function: String
+        let status: Int32
+    }
+
+    private let made = Mutex<[Key: Call]>([:])
+
+    func call(function: String, status: SecStatus) -> Call {
+        made.withLock { made in
+            let key = Key(function: function, status: status.code)
+            if let handles = made[key] { return handles }
+            let handles = Call(
+                calls: Counter(label: "keychain_calls_total", dimensions: [("operation", function), ("status", status.name)]),
+                duration: Metrics.Timer(label: "keychain_call_duration_seconds", dimensions: [("operation", function)]),
+                refusals: status == .success ? nil : Counter(label: "keychain_refusals_total", dimensions: [("rule", status.name)])
+            )
+            made[key] = handles
+            return handles
         }
     }
 }

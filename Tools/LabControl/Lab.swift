@@ -38,10 +38,12 @@ public enum Lab {
             try record.write(state)
             try await LabProcesses.waitFor(endpoint, process: pid, name: name, log: state.log(name))
         }
+        // Free ports for every daemon's metrics, or none at all with METRICS_PORT=off.
+        let metricsPort = ProcessInfo.processInfo.environment["METRICS_PORT"] == "off" ? "off" : "0"
         do {
             try await service(
                 "keychaind",
-                ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0", "--calls-port", "0", "--metrics-port", "0"],
+                ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0", "--calls-port", "0", "--metrics-port", metricsPort],
                 endpoint: state.keychaindEndpoint
             )
             try? FileManager.default.removeItem(at: state.siteFile)
@@ -67,14 +69,14 @@ public enum Lab {
                 )
                 cdn = SiteRecord.endpointURL(state.cdnEndpoint)
             }
-            var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0", "--metrics-port", "0"]
+            var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0", "--metrics-port", metricsPort]
             if let cdn { associationArguments += ["--cdn", cdn] }
             associationArguments += websites?.resolveArguments ?? []
             try await service("associationd", associationArguments, endpoint: state.associationdEndpoint)
             try await service(
                 "webcredentiald",
                 [
-                    "--world", state.builtWorld.path, "--state", state.webcredentiald.path, "--port", "0", "--metrics-port", "0",
+                    "--world", state.builtWorld.path, "--state", state.webcredentiald.path, "--port", "0", "--metrics-port", metricsPort,
                     "--keychaind", SiteRecord.endpointURL(state.keychaindEndpoint) ?? "",
                     "--associationd", SiteRecord.endpointURL(state.associationdEndpoint) ?? "",
                 ],
