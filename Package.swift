@@ -542,6 +542,7 @@ let package = Package(
                 "KeychainStore",
                 "KeychainTypes",
                 "LabControl",
+                "LoginService",
                 "AssociationAPI",
                 "AssociationService",
                 "SiteAssociation",

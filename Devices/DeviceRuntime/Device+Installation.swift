@@ -13,7 +13,7 @@ extension Device {
     /// on iOS: installed again, it finds them.
     func uninstall(_ bundleID: String) async -> Result<AppInfo, Installer.Refusal> {
         guard let app = removeApp(bundleID) else {
-            return .failure(Installer.Refusal(reasons: ["\(bundleID) is not installed on \(declaration.id)"]))
+            return .failure(Installer.Refusal(reasons: [notInstalled(bundleID)]))
         }
         installer.remove(bundleID)
         if let associations, !app.info.appID.isEmpty {

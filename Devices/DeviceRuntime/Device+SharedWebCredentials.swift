@@ -13,7 +13,7 @@ extension Device {
     /// webcredentiald with the app's signed files; each prompt it returns is shown to the user and
     /// the call is made again with the answer.
     func sharedWebCredential(_ request: DeviceRequest, as bundleID: String) async -> DeviceResponse {
-        guard let app = app(bundleID) else { return .failure("\(bundleID) is not installed on \(declaration.id)") }
+        guard let app = app(bundleID) else { return .failure(notInstalled(bundleID)) }
         guard let webCredentials else {
             return Self.unavailable("webcredentiald is not running: this device was started without it")
         }

@@ -89,7 +89,7 @@ actor Device {
     /// keychain is left as it is, and the app's access groups are whatever the new signature says.
     func installUpdate(_ bundleID: String) async -> Result<AppInfo, Installer.Refusal> {
         guard apps[bundleID] != nil, let id = try? BundleID(bundleID) else {
-            return .failure(Installer.Refusal(reasons: ["\(bundleID) is not installed on \(declaration.id)"]))
+            return .failure(Installer.Refusal(reasons: [notInstalled(bundleID)]))
         }
         switch installer.installUpdate(id) {
         case .failure(let refusal):
@@ -178,6 +178,9 @@ actor Device {
         _ = try await keychain.send(.PUT, "/v1/device", report, as: [String: String].self)
     }
 
+    /// Whether the device has a passcode to lock with.
+    var canLock: Bool { hasPasscode }
+
     /// Locks or unlocks the screen, or restarts the device (locked, not unlocked since boot). A
     /// device without a passcode has nothing to lock, as on iOS: its items stay available.
     func setLock(_ operation: DeviceRequest.Operation) async throws -> DeviceStatus {
@@ -229,7 +232,7 @@ actor Device {
         attributesToUpdate: [String: SecValue]?
     ) async -> DeviceResponse {
         guard apps[bundleID] != nil else {
-            return .failure("\(bundleID) is not installed on \(declaration.id)")
+            return .failure(notInstalled(bundleID))
         }
         guard let call = CallMessage.Call(name: operation.rawValue) else { return .failure("\(operation.rawValue) is not a SecItem call") }
         for attempt in 0..<2 {
@@ -256,5 +259,17 @@ actor Device {
             }
         }
         return .call(status: -25291, name: "errSecNotAvailable", result: nil, reason: "keychaind cannot be reached")
+    }
+}
+
+extension Device {
+    /// Why `bundleID` cannot be used on this device: refused at install, with the reasons, or not
+    /// installed, naming the apps that are.
+    func notInstalled(_ bundleID: String) -> String {
+        if let reasons = refused[bundleID] {
+            return "\(bundleID) was refused at install on \(declaration.id): \(reasons.joined(separator: "; "))"
+        }
+        let installed = apps.keys.sorted()
+        return "\(bundleID) is not installed on \(declaration.id); installed: \(installed.isEmpty ? "none" : installed.joined(separator: ", "))"
     }
 }

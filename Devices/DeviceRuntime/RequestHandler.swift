@@ -28,6 +28,8 @@ struct RequestHandler: Sendable {
             var response = DeviceResponse()
             response.device = await device.status()
             return Self.encode(response)
+        case .lock where await !device.canLock:
+            return Self.encode(.failure("\(configuration.id) has no passcode, so it cannot lock (as on iOS); kclab device set-passcode first"))
         case .lock, .unlock, .reboot, .setPasscode, .removePasscode:
             do {
                 var response = DeviceResponse()
@@ -86,7 +88,7 @@ struct RequestHandler: Sendable {
 
     private func answer(_ request: DeviceRequest, as bundleID: String) async -> Data {
         guard let app = await device.app(bundleID) else {
-            return Self.encode(.failure("\(bundleID) is not installed on \(configuration.id)"))
+            return Self.encode(.failure(await device.notInstalled(bundleID)))
         }
         switch request.operation {
         case .info:

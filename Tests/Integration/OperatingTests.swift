@@ -26,6 +26,30 @@ import WorldTestSupport
         }
     }
 
+    /// Errors say what exists and what to do next.
+    @Test func errorsNameWhatExistsAndWhatToDo() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            func call(device: String = W.phone, app: String = "com.example.AppOne", _ query: String) throws -> ProgramResult {
+                try lab.kclab(["app", "call", "--device", device, "--app", app, "copy", query])
+            }
+            let device = try call(device: "tablet", #"{"class": "genp"}"#)
+            #expect(device.status == 2 && device.stderr.contains("no device tablet runs") && device.stderr.contains("mac, old-pad, phone"), "\(device.stderr)")
+            let app = try call(app: "com.example.Nope", #"{"class": "genp"}"#)
+            #expect(app.status == 1 && app.stderr.contains("installed: com.example.AppOne, com.example.AppOne.Suite"), "\(app.stderr)")
+            let thief = try call(app: "com.other.Thief", #"{"class": "genp"}"#)
+            #expect(thief.status == 1 && thief.stderr.contains("was refused at install on phone") && thief.stderr.contains("entitlement"), "\(thief.stderr)")
+            let comma = try call("{\"class\": \"genp\",\n}")
+            #expect(comma.status == 2 && comma.stderr.contains("2:1: a trailing comma before '}'"), "\(comma.stderr)")
+
+            _ = try lab.status(.add, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "acct": .string("l"), "v_Data": .data(Data("x".utf8))])
+            #expect(try lab.kclab(["device", "lock", "--device", W.phone]).status == 0)
+            let locked = try call(#"{"class": "genp", "acct": "l", "r_Data": true}"#)
+            #expect(locked.stdout.contains("-25308") && locked.stderr.contains("kclab device unlock"), "\(locked.stderr)")
+            let help = try lab.kclab(["--help"])
+            #expect(help.stdout.contains("Exit status, for every command: 0 success; 1"))
+        }
+    }
+
     /// `kclab app exec` runs a relative program path from the caller's folder, not the device's.
     @Test func execResolvesARelativeProgramFromTheCaller() async throws {
         try await withLab(W.family) { (lab: RunningLab) async throws in

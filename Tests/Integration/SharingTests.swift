@@ -123,9 +123,11 @@ import Testing
             #expect(try read(whenUnlocked) == 0)
             #expect(try read(afterFirstUnlock) == 0)
 
-            // The old iPad has no passcode: there is nothing to lock.
+            // The old iPad has no passcode: there is nothing to lock, and the device says so.
             let pad = try DeviceClient(state: lab.state, device: W.oldPad)
-            #expect(try pad.send(DeviceRequest(.lock)).device?.isLocked == false)
+            let refused = try pad.send(DeviceRequest(.lock))
+            #expect(refused.device == nil && refused.error?.contains("cannot lock") == true, "\(refused)")
+            #expect(try pad.send(DeviceRequest(.status)).device?.isLocked == false)
         }
     }
 

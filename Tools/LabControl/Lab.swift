@@ -140,7 +140,12 @@ public struct DeviceClient {
     public init(state: LabState, device: String) throws {
         let path = state.controlSocket(device)
         guard FileManager.default.fileExists(atPath: path.path) else {
-            throw LabFailure("device \(device) is not running in \(state.root.path) (no \(path.path)); start it with kclab up")
+            let devices = ((try? FileManager.default.contentsOfDirectory(atPath: state.devices.path)) ?? [])
+                .filter { FileManager.default.fileExists(atPath: state.controlSocket($0).path) }.sorted()
+            guard devices.isEmpty else {
+                throw LabFailure("no device \(device) runs in \(state.root.path); running: \(devices.joined(separator: ", "))")
+            }
+            throw LabFailure("no device runs in \(state.root.path); start the lab with kclab up")
         }
         socket = try LineSocket(path: path.path)
     }

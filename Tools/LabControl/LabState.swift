@@ -42,7 +42,9 @@ public struct LabState: Sendable {
     /// The prompt log of device `id`.
     public func promptLog(_ id: String) -> URL { device(id).appending(path: PromptLog.fileName) }
 
-    public func device(_ id: String) -> URL { root.appending(path: "devices/\(id)") }
+    /// Every device's folder.
+    public var devices: URL { root.appending(path: "devices") }
+    public func device(_ id: String) -> URL { devices.appending(path: id) }
     public func controlSocket(_ id: String) -> URL { device(id).appending(path: "control.sock") }
     public func readyFile(_ id: String) -> URL { device(id).appending(path: "ready.json") }
     public func log(_ name: String) -> URL { logs.appending(path: "\(name).log") }

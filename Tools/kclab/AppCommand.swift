@@ -104,6 +104,9 @@ extension AppCommand {
             fields.append(("result", AnyJSON(response.result.map(ConventionalJSON.object))))
             if let reason = response.reason { fields.append(("reason", reason)) }
             say(try JSONOutput.object(fields))
+            if response.status == SecStatus.interactionNotAllowed.code {
+                warn("hint: \(target.device) is locked; kclab device unlock --state \(target.state) --device \(target.device)")
+            }
         }
     }
 

@@ -11,3 +11,8 @@ func fail(_ message: String, code: Int32 = 1) -> ExitCode {
 func say(_ line: String = "") {
     print(line)
 }
+
+/// Writes a line on standard error: hints that are not the command's output.
+func warn(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -11,6 +11,12 @@ struct Kclab: AsyncParsableCommand {
         discussion: """
             Start with `kclab demo`, or build a world of your own with `kclab world build` and check \
             its bundles with `kclab bundle verify`. The world file format is in docs/world.md.
+
+            Exit status, for every command: 0 success; 1 what was asked was refused, denied or \
+            failed (an invalid bundle, a denied site, a stopped process, a call the device could not \
+            make); 2 a usage error or no lab (a bad argument or query, an unknown device, nothing \
+            started in the state folder). `kclab app call` exits 0 when the device answered: the \
+            OSStatus is in its output, as SecItem returns it.
             """,
         version: "kclab \(Kclab.version)",
         subcommands: [

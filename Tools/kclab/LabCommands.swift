@@ -3,6 +3,7 @@ import DeviceProtocol
 import Foundation
 import KeychainStore
 import LabControl
+import LoginService
 import ServiceSupport
 
 /// `kclab up --world FILE --state DIR`
@@ -139,24 +140,35 @@ struct StatusCommand: ParsableCommand {
     }
 }
 
-/// `kclab reset --state DIR`
+/// `kclab reset --state DIR [--all]`
 struct ResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Remove every keychain item of every device (for demos and tests)."
+        abstract: "Remove every keychain item of every device (for demos and tests); with --all, website accounts and prompt logs too."
     )
 
     @Option(help: "The state folder.")
     var state = "state"
 
+    @Flag(help: "Also remove the login website's accounts and sessions, and every device's prompt log: the lab as kclab up left it.")
+    var all = false
+
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
         guard FileManager.default.fileExists(atPath: lab.keychaind.appending(path: "keychain.sqlite").path) else {
-            throw fail("no keychain database in \(lab.keychaind.path)")
+            throw fail("no keychain database in \(lab.keychaind.path); start a lab with kclab up", code: 2)
         }
         let store = try SQLiteItemStore(directory: lab.keychaind)
         let before = try await store.counts().values.reduce(0, +)
         try await store.eraseAll()
         say("removed \(before) items")
+        guard all else { return }
+        if FileManager.default.fileExists(atPath: lab.website.appending(path: "website.sqlite").path) {
+            say("removed \(try AccountStore(directory: lab.website).eraseAll()) website accounts")
+        }
+        let devices = (try? FileManager.default.contentsOfDirectory(atPath: lab.devices.path)) ?? []
+        let logs = devices.map(lab.promptLog).filter { FileManager.default.fileExists(atPath: $0.path) }
+        for log in logs { try FileManager.default.removeItem(at: log) }
+        say("removed \(logs.count) prompt logs")
     }
 }

@@ -74,6 +74,16 @@ public final class AccountStore: Sendable {
         }
     }
 
+    /// Removes every account, session and failed-login count (`kclab reset --all`); how many
+    /// accounts there were.
+    public func eraseAll() throws -> Int {
+        try database.write { db in
+            let accounts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0
+            for table in ["accounts", "sessions", "failures"] { try db.execute(sql: "DELETE FROM \(table)") }
+            return accounts
+        }
+    }
+
     public func usernames(site: String) throws -> [String] {
         try database.read { db in
             try String.fetchAll(db, sql: "SELECT username FROM accounts WHERE site = ? ORDER BY username", arguments: [site])
