@@ -65,14 +65,18 @@ extension World {
         }
         let context = LoadingContext(baseDirectory: baseDirectory)
         let top = try YAMLValue(node: root, path: "", file: file).mapping(known: keys)
+        // Every entry is read even after one fails, so that one run names every error.
+        var errors: [WorldError] = []
         var world = World(
             name: try top.optional("name")?.string() ?? defaultName,
-            teams: try list(top, "teams") { value throws(WorldError) in try Team(yaml: value) },
-            apps: try list(top, "apps") { value throws(WorldError) in try App(yaml: value, context: context) },
-            devices: try list(top, "devices") { value throws(WorldError) in try Device(yaml: value) },
-            websites: try list(top, "websites") { value throws(WorldError) in try Website(yaml: value, context: context) }
+            teams: list(top, "teams", &errors) { value throws(WorldError) in try Team(yaml: value) },
+            apps: list(top, "apps", &errors) { value throws(WorldError) in try App(yaml: value, context: context) },
+            devices: list(top, "devices", &errors) { value throws(WorldError) in try Device(yaml: value) },
+            websites: list(top, "websites", &errors) { value throws(WorldError) in try Website(yaml: value, context: context) }
         )
-        try world.validate(top)
+        // References are checked only between entries that could be read.
+        if errors.isEmpty { errors = world.validate(top) }
+        if let error = WorldError.combined(errors) { throw error }
         world.resolveDefaults()
         world.addBrowser()
         return world
@@ -81,11 +85,22 @@ extension World {
     private static func list<T>(
         _ mapping: YAMLMapping,
         _ key: String,
+        _ errors: inout [WorldError],
         _ parse: (YAMLValue) throws(WorldError) -> T
-    ) throws(WorldError) -> [T] {
+    ) -> [T] {
         guard let value = mapping.optional(key) else { return [] }
         var result: [T] = []
-        for element in try value.sequence() { result.append(try parse(element)) }
+        do {
+            for element in try value.sequence() {
+                do {
+                    result.append(try parse(element))
+                } catch {
+                    errors.append(error)
+                }
+            }
+        } catch {
+            errors.append(error)
+        }
         return result
     }
 

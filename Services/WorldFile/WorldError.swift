@@ -47,13 +47,31 @@ public struct WorldError: Error, Hashable, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    /// `file:line:column: key: message`.
+    /// The errors found after this one in the same file, when a check goes on past the first.
+    public var further: [WorldError] = []
+
+    /// This error and every further one, in the order of the file.
+    public var all: [WorldError] {
+        var first = self
+        first.further = []
+        return [first] + further
+    }
+
+    /// One error for several, or nil for none.
+    static func combined(_ errors: [WorldError]) -> WorldError? {
+        let ordered = errors.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        guard var first = ordered.first else { return nil }
+        first.further = Array(ordered.dropFirst())
+        return first
+    }
+
+    /// `file:line:column: key: message`, one line per error.
     public var description: String {
         var text = file
         if line > 0 { text += ":\(line)" }
         if column > 0 { text += ":\(column)" }
         if !key.isEmpty { text += ": \(key)" }
-        return text + ": " + message
+        return ([text + ": " + message] + further.map(\.description)).joined(separator: "\n")
     }
 
     public static func == (lhs: WorldError, rhs: WorldError) -> Bool { lhs.code == rhs.code }

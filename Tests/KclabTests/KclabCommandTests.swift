@@ -189,3 +189,39 @@ import WorldTestSupport
         }
     }
 }
+
+/// `kclab world check` catches what only fails later: a program KeychainLab did not build is an
+/// error; an app group its team did not register and a misspelled associated-domains service are
+/// warnings (a world may mean them, to show the refusal).
+@Suite struct WorldCheckTests {
+    @Test func catchesWhatFailsLater() async throws {
+        try await withTemporaryDirectory { folder in
+            let file = folder.appending(path: "world.yaml")
+            let world = """
+                name: later
+                teams:
+                  - {id: ABCDE12345, name: A, appGroups: [group.a]}
+                  - {id: OTHER98765, name: B, appGroups: [group.b]}
+                apps:
+                  - bundleID: com.example.One
+                    team: ABCDE12345
+                    program: PROGRAM
+                    entitlements:
+                      com.apple.security.application-groups: [group.a, group.b]
+                      com.apple.developer.associated-domains: [webcredentails:example.com, webcredentials:example.com]
+                devices: []
+                """
+            try Data(world.replacingOccurrences(of: "PROGRAM", with: "keychainlab-ap").utf8).write(to: file)
+            let misspelled = try run(kclab, ["world", "check", file.path])
+            #expect(misspelled.status == 1 && misspelled.stderr.contains("no program 'keychainlab-ap'"), "\(misspelled.stderr)")
+
+            try Data(world.replacingOccurrences(of: "PROGRAM", with: "keychainlab-app").utf8).write(to: file)
+            let warned = try run(kclab, ["world", "check", file.path])
+            #expect(warned.status == 0 && warned.stdout.contains("is valid"), "\(warned.stderr)")
+            #expect(warned.stderr.contains("claims app group group.b, but team OTHER98765 registers it"), "\(warned.stderr)")
+            #expect(!warned.stderr.contains("group.a"))
+            #expect(warned.stderr.contains("'webcredentails' is not a service"))
+            #expect(warned.stderr.split(separator: "\n").count == 2)
+        }
+    }
+}

@@ -252,6 +252,39 @@ import WorldFile
         }
     }
 
+    /// One run names every error: every entry that cannot be read, or, once every entry is
+    /// read, every reference to something the file does not declare; in the order of the file.
+    @Test func namesEveryErrorAtOnce() {
+        let unreadable = """
+            name: bad
+            teams:
+              - {id: ABCDE12345, name: A, color: red}
+            apps:
+              - {bundleID: com.example.One, team: ABCDE12345, bogus: 1}
+            devices:
+              - {id: phone, osVersion: "seventeen"}
+            """
+        let references = """
+            name: bad
+            teams:
+              - {id: ABCDE12345, name: A}
+            apps:
+              - {bundleID: com.example.One, team: NOTEAM1234}
+              - {bundleID: com.example.Two, team: ABCDE12345, profile: {devices: [ghost]}}
+            devices:
+              - {id: phone, osVersion: "17.4", apps: [com.example.Nope]}
+            """
+        for (yaml, lines) in [(unreadable, [3, 5, 7]), (references, [5, 6, 8])] {
+            do {
+                _ = try World.parse(yaml: yaml, file: "bad.yaml")
+                Issue.record("expected errors")
+            } catch {
+                #expect(error.all.map(\.line) == lines, "\(error)")
+                #expect(error.description.split(separator: "\n").count == lines.count)
+            }
+        }
+    }
+
     @Test func namesAMissingFile() {
         #expect(throws: WorldError(.unreadable, file: "", line: 0, column: 0, key: "", message: "")) {
             try World.load(contentsOf: .init(fileURLWithPath: "/nonexistent/world.yaml"))

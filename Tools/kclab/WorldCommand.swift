@@ -1,6 +1,8 @@
+import AppIdentity
 import ArgumentParser
 import Foundation
 import LabControl
+import SiteAssociation
 import WorldBuilder
 import WorldFile
 
@@ -68,8 +70,12 @@ extension WorldCommand {
             do {
                 loaded = try World.load(contentsOf: URL(fileURLWithPath: world))
             } catch {
-                throw fail(error.description)
+                let count = error.all.count
+                throw fail(error.description + (count > 1 ? "\n\(count) errors" : ""))
             }
+            let (errors, warnings) = Self.laterFailures(loaded)
+            for warning in warnings { warn("warning: \(warning)") }
+            guard errors.isEmpty else { throw fail(errors.joined(separator: "\n")) }
             say("world '\(loaded.name)' is valid")
             for team in loaded.teams {
                 say("  team \(team.id) \(team.name): \(loaded.apps.filter { $0.team == team.id }.count) apps")
@@ -81,6 +87,37 @@ extension WorldCommand {
                 let aasa = host.aasa.map { $0.signed ? "signed AASA" : "plain AASA" } ?? "no AASA"
                 say("  website \(host.host): \(aasa)")
             }
+        }
+
+        /// What the file allows but fails later: a program KeychainLab did not build (an error:
+        /// `world build` stops there), and what installs or verifies with a refusal (warnings: a
+        /// world may mean them, to show the refusal): an app group its team did not register, an
+        /// associated-domains entry that is not one (a misspelled service).
+        static func laterFailures(_ world: World) -> (errors: [String], warnings: [String]) {
+            var errors: [String] = []
+            var warnings: [String] = []
+            let programs = LabProcesses.binaries
+            for app in world.apps {
+                if let program = app.program, app.bundleID != World.browserBundleID,
+                    !FileManager.default.isExecutableFile(atPath: programs.appending(path: program).path)
+                {
+                    errors.append("\(app.bundleID): no program '\(program)' in \(programs.path) (KeychainLab's programs, built by swift build)")
+                }
+                let registered = world.teams.first { $0.id == app.team }?.appGroups ?? []
+                for group in app.entitlements.applicationGroups ?? [] where !registered.contains(group) {
+                    let owner = world.teams.first { $0.appGroups.contains(group) }
+                    let why = owner.map { "team \($0.id.rawValue) registers it, not \(app.team.rawValue)" } ?? "no team registers it (appGroups)"
+                    warnings.append("\(app.bundleID) claims app group \(group), but \(why): it will be refused at install (entitlement-not-allowed)")
+                }
+                for entry in app.entitlements.associatedDomains {
+                    do {
+                        _ = try AssociatedDomain(entry)
+                    } catch {
+                        warnings.append("\(app.bundleID): associated domain \(error.description); associationd will refuse it")
+                    }
+                }
+            }
+            return (errors, warnings)
         }
     }
 }
