@@ -41,7 +41,7 @@ public final class AssociationVerifier: Sendable {
                 services: [:]
             )
         }
-        let evaluator = SiteEvaluator(host: entry.host, trust: trust, now: now(), requiresSignature: era < 9)
+        let evaluator = SiteEvaluator(host: entry.host, trust: trust, now: now(), era: era)
         if let cdn, Self.readsThroughCDN(era: era, direct: direct) {
             let (attempt, headers) = await fetcher.fetchWithHeaders("\(cdn)/a/v1/\(entry.fileAuthority)")
             if case .response(let status, _, _, _, _) = attempt.outcome, status != 200 {

@@ -155,6 +155,7 @@ struct SchemaReader {
             return nil
         }
         var detail = AssociationFile.Detail(appIDs: appIDs, position: entry.position)
+        if case .string(let id)? = entry["appID"]?.node { detail.appID = id }
         if let paths = entry["paths"] {
             guard let list = strings(paths, what: "'paths'", rule: "paths-type") else { return nil }
             detail.paths = list.map(\.0)

@@ -20,6 +20,8 @@ public struct AssociationFile: Sendable, Hashable {
     public struct Detail: Sendable, Hashable {
         /// `appIDs`, or `[appID]`.
         public var appIDs: [String]
+        /// `appID` as written, the only key iOS 12 and earlier read.
+        public var appID: String? = nil
         /// Legacy `paths` (iOS 9–12, and later when there are no components).
         public var paths: [String]?
         /// `components` (iOS 13+).
@@ -56,9 +58,19 @@ public struct AssociationFile: Sendable, Hashable {
 
     /// The app IDs associated for `service`, each once, in the file's order: for applinks, every
     /// app a `details` entry names.
-    public func appIDs(for service: AssociationService) -> [String] {
-        let listed = service == .applinks ? appLinks?.details.flatMap(\.appIDs) ?? [] : apps[service] ?? []
+    public func appIDs(for service: AssociationService, era: Int = 17) -> [String] {
+        let listed = service == .applinks ? appLinks?.details.flatMap { $0.appIDs(era: era) } ?? [] : apps[service] ?? []
         var seen = Set<String>()
         return listed.filter { seen.insert($0).inserted }
+    }
+}
+
+extension AssociationFile.Detail {
+    /// The apps this entry is for on a device of iOS `era`: from iOS 13, `appIDs` (or `appID`);
+    /// iOS 12 and earlier read only `appID` with `paths`, and skip entries written for iOS 13.
+    public func appIDs(era: Int) -> [String] {
+        guard era < 13 else { return appIDs }
+        guard let appID, paths != nil else { return [] }
+        return [appID]
     }
 }

@@ -5,7 +5,13 @@ import Foundation
 public struct Check: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Result: String, Sendable, Hashable, Codable {
         case pass, warn, fail
+        /// The rule could not apply: a local file was judged, so nothing about its transport.
+        case notApplicable = "n/a"
     }
+
+    /// The rules about how the file was fetched (TLS, status, redirects, time), which judging a
+    /// local file cannot apply.
+    public static let transportRules: Set<String> = ["https-trust", "http-status", "no-redirects", "transport", "timeout", "reachable"]
 
     /// The rule's name, such as `https-only` or `app-listed`.
     public let rule: String
@@ -22,6 +28,11 @@ public struct Check: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func pass(_ rule: String, _ detail: String) -> Check { Check(rule, .pass, detail) }
     public static func warn(_ rule: String, _ detail: String) -> Check { Check(rule, .warn, detail) }
     public static func fail(_ rule: String, _ detail: String) -> Check { Check(rule, .fail, detail) }
+
+    /// This check as not applicable to a local file, when it is a transport rule.
+    public func forLocalFile() -> Check {
+        Check.transportRules.contains(rule) ? Check(rule, .notApplicable, "not applicable: a local file was judged, nothing was fetched") : self
+    }
 
     public var description: String { "\(result.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0)) \(rule): \(detail)" }
 }

@@ -64,14 +64,17 @@ public struct SiteEvaluator: Sendable {
     public let trust: TrustStore
     /// When signatures and certificates are checked.
     public let now: Date
-    /// iOS 8 reads signed files only (spec b.2).
-    public let requiresSignature: Bool
+    /// The device's iOS release (macOS as its iOS equivalent): iOS 8 reads signed files only
+    /// (spec b.2); iOS 12 and earlier read applinks' `appID` and `paths` only.
+    public let era: Int
+    /// iOS 8 reads signed files only.
+    public var requiresSignature: Bool { era < 9 }
 
-    public init(host: String, trust: TrustStore, now: Date, requiresSignature: Bool = false) {
+    public init(host: String, trust: TrustStore, now: Date, era: Int = 17) {
         self.host = host
         self.trust = trust
         self.now = now
-        self.requiresSignature = requiresSignature
+        self.era = era
     }
 
     /// Whether `attempt` should be followed by the next location (the root path): an HTTP
@@ -146,10 +149,10 @@ public struct SiteEvaluator: Sendable {
         report.file = file
         for service in AssociationService.allCases where service != .authsrv {
             if file.apps[service] != nil || (service == .applinks && file.appLinks != nil) {
-                report.services[service.rawValue] = file.appIDs(for: service)
+                report.services[service.rawValue] = file.appIDs(for: service, era: era)
             }
         }
-        let listed = file.appIDs(for: service)
+        let listed = file.appIDs(for: service, era: era)
         if let appID {
             if listed.contains(appID) {
                 checks.append(.pass("app-listed", "\(service.rawValue) lists \(appID)"))

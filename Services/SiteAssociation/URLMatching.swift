@@ -31,9 +31,7 @@ extension AssociationFile {
     /// `paths`; 13 and later read `components` when an entry has them).
     public func match(_ url: URL, appID: String, era: Int = 17) -> URLMatch {
         guard let links = appLinks else { return URLMatch(outcome: .noMatch, pattern: "no applinks") }
-        let detail = links.details.first { detail in
-            era >= 13 ? detail.appIDs.contains(appID) : (detail.appIDs == [appID] && detail.paths != nil)
-        }
+        let detail = links.details.first { $0.appIDs(era: era).contains(appID) }
         guard let detail else { return URLMatch(outcome: .noMatch, pattern: "no details entry names \(appID)") }
         if era >= 13, let components = detail.components {
             let parts = URLParts(url)

@@ -191,6 +191,17 @@ import WorldTestSupport
         ((report["checks"] as? [[String: String]]) ?? []).first { $0["rule"] == rule }
     }
 
+    /// A URL with no path names the domain: checked at .well-known, as a device checks it.
+    @Test func aURLWithoutAPathChecksTheDomain() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            for target in ["https://example.com", "https://example.com/"] {
+                let result = try Self.check(lab, [target, "--app", "D3KQX62K1A.com.example.DemoApp"])
+                #expect(result.status == 0, "\(target): \(result.report)")
+                #expect((result.report["url"] as? String)?.hasSuffix("/.well-known/apple-app-site-association") == true, "\(result.report)")
+            }
+        }
+    }
+
     @Test func devicesReadTheCDNsCopyUntilItExpires() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             #expect(lab.summary.cdn != nil)

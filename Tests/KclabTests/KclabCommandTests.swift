@@ -55,6 +55,13 @@ import WorldTestSupport
             let matched = try run(kclab, base + ["--match", "https://example.org/app/42", "--json"])
             #expect(matched.status == 0, "\(matched.stdout)\(matched.stderr)")
             #expect(matched.stdout.contains(#""verdict": "approved""#) && matched.stdout.contains("url-match"), "\(matched.stdout)")
+            // Nothing was fetched: the transport rules did not apply, and say so.
+            let text = try run(kclab, base)
+            #expect(text.stdout.contains("N/A  https-trust: not applicable") && !text.stdout.contains("PASS https-trust"), "\(text.stdout)")
+            #expect(text.stdout.contains("N/A  http-status"))
+            // iOS 12 reads applinks' appID and paths only: this file (appIDs, components) approves no app there.
+            let old = try run(kclab, base + ["--os", "ios:12"])
+            #expect(old.status == 1 && old.stdout.contains("FAIL app-listed"), "\(old.stdout)")
             let other = try run(kclab, ["aasa", "check", "example.org", "--file", file.path, "--service", "applinks", "--app", "ZZZZZZZZZZ.other"])
             #expect(other.status == 1 && other.stdout.contains("FAIL app-listed"), "\(other.stdout)")
             try Data("{\"applinks\": {\"details\": [,]}}".utf8).write(to: file)

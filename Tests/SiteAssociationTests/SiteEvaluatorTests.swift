@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func iOS8ReadsSignedFilesOnly() {
-        let old = SiteEvaluator(host: "example.com", trust: TrustStore(anchors: []), now: Date(), requiresSignature: true)
+        let old = SiteEvaluator(host: "example.com", trust: TrustStore(anchors: []), now: Date(), era: 8)
         let report = old.evaluate([FetchAttempt(url: Self.root, outcome: Self.response(200))], service: .webcredentials, appID: nil)
         #expect(report.verdict == .denied && Self.rules(report, .fail).contains("signed-file-required"))
     }

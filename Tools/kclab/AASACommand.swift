@@ -22,7 +22,7 @@ extension AASACommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch a site's association file and apply every rule a device applies; print each check and the verdict.",
             discussion: """
-                Given a domain, the file is fetched from https://DOMAIN/.well-known/apple-app-site-association \
+                Given a domain (or an https URL without a path), the file is fetched from https://DOMAIN/.well-known/apple-app-site-association \
                 and, when that is refused, from /apple-app-site-association (iOS 8: the root path only, \
                 signed files only). Given a URL, exactly that URL is fetched. Redirects are not followed, \
                 the server must be valid for the host, and at most 131,072 bytes are read. \
@@ -32,7 +32,7 @@ extension AASACommand {
                 """
         )
 
-        @Argument(help: "A domain (example.com, example.com:8443) or the file's https URL.")
+        @Argument(help: "A domain (example.com, example.com:8443), https://DOMAIN/ for the same, or the file's https URL.")
         var target: String
 
         @Option(help: "The app ID the file must list, such as ABCDE12345.com.example.app.")
@@ -86,11 +86,12 @@ extension AASACommand {
                 }
                 resolutions.merge(site.resolutions) { given, _ in given }
             }
-            let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), requiresSignature: version < 9)
+            let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), era: version)
             var report: SiteReport
             if let file {
                 // A local file needs no HTTP client.
                 report = evaluator.evaluate([try Self.served(file, at: locations[0])], service: service, appID: app)
+                report.checks = report.checks.map { $0.forLocalFile() }
             } else {
                 // Whatever ends the fetch, the client is shut down before it goes: an HTTP client
                 // dropped while running ends the process by a signal.
@@ -244,13 +245,16 @@ extension AASACommand {
         }
 
         private func parsedTarget(rootOnly: Bool) throws -> (host: String, locations: [String]) {
+            var authority = target.lowercased()
             if target.contains("://") {
                 guard let url = URL(string: target), url.scheme == "https", let host = url.host else {
                     throw ValidationError("'\(target)' is not an https URL: devices fetch association files over HTTPS only")
                 }
-                return (host.lowercased(), [target])
+                // A URL with a path is that file; without one it names the domain, checked as a
+                // device checks it (.well-known, then the root).
+                guard url.path.isEmpty || url.path == "/", url.query == nil else { return (host.lowercased(), [target]) }
+                authority = host.lowercased() + (url.port.map { ":\($0)" } ?? "")
             }
-            let authority = target.lowercased()
             guard !authority.isEmpty, !authority.contains("/") else { throw ValidationError("'\(target)' is not a domain") }
             let host = String(authority.split(separator: ":")[0])
             return (host, SiteFetcher.locations(for: authority, rootOnly: rootOnly))
