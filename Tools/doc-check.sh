@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 script=$(mktemp)
 trap 'rm -f "$script"' EXIT
-echo 'set -euo pipefail' > "$script"
+# Bare `kclab` in the docs is the one this checkout built (make install puts it on PATH).
+echo 'set -euo pipefail; export PATH="$PWD/.build/debug:$PATH"' > "$script"
 blocks=0
 for file in README.md docs/*.md; do
   awk -v file="$file" '

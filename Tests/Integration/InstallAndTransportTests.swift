@@ -20,7 +20,7 @@ import Yams
             #expect(tampered.contains { $0.hasPrefix("modified-after-signing") })
             let call = try lab.call(.copyMatching, on: W.phone, as: "com.other.Thief", ["class": .string("genp")])
             #expect(call.status == nil)
-            #expect(call.error?.contains("not installed") == true)
+            #expect(call.error?.contains("was refused at install on phone: entitlement-not-allowed") == true, "\(call.error ?? "")")
         }
     }
 
