@@ -2,9 +2,9 @@
 #
 #   make demo    bring the demo world up, play the seeds' stories, bring it down
 #   make test    install what is missing, lint, build without warnings, run every test and the
-#                README's marked command blocks (make doc-check)
-#   make bench   measure keychaind (release build) against gnome-keyring, and AASA validation
-#                against curl + openssl; see docs/benchmarks.md
+#                docs' marked command blocks (make doc-check)
+#   make bench   measure keychaind (release build) against gnome-keyring, AASA validation
+#                against curl + openssl, and what metrics and the audit log cost; see docs/benchmarks.md
 #   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
 #                see docs/compose.md
 
@@ -42,6 +42,7 @@ bench: deps
 	$(SWIFT) build -c release
 	.build/release/keychain-bench --state .bench
 	.build/release/association-bench --state .bench-associations
+	@$(MAKE) --no-print-directory bench-instrumentation
 
 # What keychaind's metrics and audit log cost: lookups with both off, then on, twice each
 # (docs/benchmarks.md, "Metrics and audit").

@@ -1,9 +1,9 @@
 public import AppIdentity
 public import AssociationAPI
 public import Foundation
-public import SiteAssociation
 import Metrics
 import ServiceMetrics
+public import SiteAssociation
 
 /// What decides a site for an entry: the network verifier in associationd, a script in tests.
 public protocol SiteJudge: Sendable {

@@ -113,7 +113,11 @@ public enum KeychainServer {
             logger: logger
         )
         let group = ServiceGroup(
-            configuration: .init(services: [application, callServer, audit] + (metrics.map { [$0] } ?? []), gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration: .init(
+                services: [application, callServer, audit] + (metrics.map { [$0] } ?? []),
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
         )
         try await group.run()
     }

@@ -154,12 +154,16 @@ import WorldTestSupport
             let signup = ["signup", "https://example.com", "--user", "alice", "--password", "Corr3ct-Horse-42"]
             #expect(try lab.runApp("browser", on: "phone", signup).status == 0)
             let saved = try lab.kclab([
-                "app", "add-web-credential", "--device", "phone", "--app", "com.example.DemoApp", "example.com", "bob", "--password", "B0b-builds-things",
+                "app", "add-web-credential", "--device", "phone", "--app", "com.example.DemoApp", "example.com", "bob", "--password",
+                "B0b-builds-things",
             ])
             #expect(saved.status == 0, "\(saved.stdout)\(saved.stderr)")
             #expect(FileManager.default.fileExists(atPath: lab.state.promptLog("phone").path))
             let reset = try lab.kclab(["reset", "--all"])
-            #expect(reset.status == 0 && reset.stdout.contains("website accounts") && reset.stdout.contains("prompt logs"), "\(reset.stdout)\(reset.stderr)")
+            #expect(
+                reset.status == 0 && reset.stdout.contains("website accounts") && reset.stdout.contains("prompt logs"),
+                "\(reset.stdout)\(reset.stderr)"
+            )
             #expect(!FileManager.default.fileExists(atPath: lab.state.promptLog("phone").path))
             let again = try lab.runApp("browser", on: "phone", signup)
             #expect(again.status == 0 && again.stdout.contains("password saved"), "\(again.stdout)\(again.stderr)")

@@ -13,7 +13,9 @@ import WorldTestSupport
         try await withLab(W.family) { (lab: RunningLab) async throws in
             let secret = "audit-secret-\(UUID().uuidString)"
             let app = "com.example.AppOne"
-            #expect(try lab.status(.add, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("a"), "v_Data": .data(Data(secret.utf8))]) == 0)
+            #expect(
+                try lab.status(.add, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("a"), "v_Data": .data(Data(secret.utf8))]) == 0
+            )
             #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("missing")]) == -25300)
             #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "agrp": .string("OTHER98765.x")]) == -34018)
 
@@ -24,7 +26,10 @@ import WorldTestSupport
             #expect(lines.contains(#"keychain_refusals_total{rule="errSecMissingEntitlement"} 1"#))
             #expect(lines.contains { $0.hasPrefix(#"keychain_call_duration_seconds_count{operation="SecItemCopyMatching"} 2"#) })
             #expect(lines.contains { $0.hasPrefix("keychain_items{keychain=\"device:") && $0.hasSuffix(" 1.0") })
-            let elsewhere = try runTool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", metricsURL.replacingOccurrences(of: "/metrics", with: "/other")])
+            let elsewhere = try runTool(
+                "curl",
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", metricsURL.replacingOccurrences(of: "/metrics", with: "/other")]
+            )
             #expect(elsewhere.stdout == "404")
 
             // The audit log is written within 200 ms; wait a little longer on a busy machine.
@@ -37,14 +42,21 @@ import WorldTestSupport
             let auditLines = text.split(separator: "\n")
             let entries = auditLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(entries.count >= 3 && entries.count == auditLines.count, "every line is one JSON object")
-            #expect(entries.contains { $0["operation"] as? String == "SecItemAdd" && $0["status"] as? Int == 0 && $0["app"] as? String == "ABCDE12345.com.example.AppOne" })
+            #expect(
+                entries.contains {
+                    $0["operation"] as? String == "SecItemAdd" && $0["status"] as? Int == 0 && $0["app"] as? String == "ABCDE12345.com.example.AppOne"
+                }
+            )
             #expect(entries.contains { $0["name"] as? String == "errSecMissingEntitlement" && ($0["rule"] as? String)?.isEmpty == false })
             #expect(!text.contains(secret) && !text.contains(Data(secret.utf8).base64EncodedString()), "the audit log holds no value")
             let mode = try FileManager.default.attributesOfItem(atPath: audit.path)[.posixPermissions] as? Int
             #expect(mode == 0o600)
 
             let logs = try lab.kclab(["logs", "audit", "--lines", "1"])
-            #expect(logs.status == 0 && logs.stdout.split(separator: "\n").count == 1 && logs.stdout.contains("errSecMissingEntitlement"), "\(logs.stdout)")
+            #expect(
+                logs.status == 0 && logs.stdout.split(separator: "\n").count == 1 && logs.stdout.contains("errSecMissingEntitlement"),
+                "\(logs.stdout)"
+            )
             let status = try lab.kclab(["status"])
             #expect(status.stdout.contains("metrics: \(metricsURL)"))
         }

@@ -33,15 +33,26 @@ import WorldTestSupport
                 try lab.kclab(["app", "call", "--device", device, "--app", app, "copy", query])
             }
             let device = try call(device: "tablet", #"{"class": "genp"}"#)
-            #expect(device.status == 2 && device.stderr.contains("no device tablet runs") && device.stderr.contains("mac, old-pad, phone"), "\(device.stderr)")
+            #expect(
+                device.status == 2 && device.stderr.contains("no device tablet runs") && device.stderr.contains("mac, old-pad, phone"),
+                "\(device.stderr)"
+            )
             let app = try call(app: "com.example.Nope", #"{"class": "genp"}"#)
             #expect(app.status == 1 && app.stderr.contains("installed: com.example.AppOne, com.example.AppOne.Suite"), "\(app.stderr)")
             let thief = try call(app: "com.other.Thief", #"{"class": "genp"}"#)
-            #expect(thief.status == 1 && thief.stderr.contains("was refused at install on phone") && thief.stderr.contains("entitlement"), "\(thief.stderr)")
+            #expect(
+                thief.status == 1 && thief.stderr.contains("was refused at install on phone") && thief.stderr.contains("entitlement"),
+                "\(thief.stderr)"
+            )
             let comma = try call("{\"class\": \"genp\",\n}")
             #expect(comma.status == 2 && comma.stderr.contains("2:1: a trailing comma before '}'"), "\(comma.stderr)")
 
-            _ = try lab.status(.add, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "acct": .string("l"), "v_Data": .data(Data("x".utf8))])
+            _ = try lab.status(
+                .add,
+                on: W.phone,
+                as: "com.example.AppOne",
+                ["class": .string("genp"), "acct": .string("l"), "v_Data": .data(Data("x".utf8))]
+            )
             #expect(try lab.kclab(["device", "lock", "--device", W.phone]).status == 0)
             let locked = try call(#"{"class": "genp", "acct": "l", "r_Data": true}"#)
             #expect(locked.stdout.contains("-25308") && locked.stderr.contains("kclab device unlock"), "\(locked.stderr)")

@@ -4,7 +4,11 @@ import Testing
 /// Form bodies as the login website reads them: percent-encoding, `+`, and refusals.
 struct FormBodyTests {
     @Test func decodesFieldsAsBrowsersEncodeThem() {
-        #expect(FormBody.fields("username=alice&password=correct+horse%20battery%E2%9C%93") == ["username": "alice", "password": "correct horse battery✓"])
+        #expect(
+            FormBody.fields("username=alice&password=correct+horse%20battery%E2%9C%93") == [
+                "username": "alice", "password": "correct horse battery✓",
+            ]
+        )
         #expect(FormBody.fields("a=&b&&c=%26%3D") == ["a": "", "b": "", "c": "&="])
         #expect(FormBody.fields("") == [:])
     }

@@ -43,7 +43,10 @@ public enum Lab {
         do {
             try await service(
                 "keychaind",
-                ["--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0", "--calls-port", "0", "--metrics-port", metricsPort],
+                [
+                    "--world", state.builtWorld.path, "--state", state.keychaind.path, "--port", "0", "--calls-port", "0", "--metrics-port",
+                    metricsPort,
+                ],
                 endpoint: state.keychaindEndpoint
             )
             try? FileManager.default.removeItem(at: state.siteFile)
@@ -69,7 +72,9 @@ public enum Lab {
                 )
                 cdn = SiteRecord.endpointURL(state.cdnEndpoint)
             }
-            var associationArguments = ["--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0", "--metrics-port", metricsPort]
+            var associationArguments = [
+                "--world", state.builtWorld.path, "--state", state.associationd.path, "--port", "0", "--metrics-port", metricsPort,
+            ]
             if let cdn { associationArguments += ["--cdn", cdn] }
             associationArguments += websites?.resolveArguments ?? []
             try await service("associationd", associationArguments, endpoint: state.associationdEndpoint)

@@ -71,7 +71,11 @@ public struct FuzzTarget: Sendable {
             FuzzTarget(name: "conventional-json", about: "kclab's SecItem queries (ConventionalJSON)", seeds: queries) { bytes in
                 _ = try? ConventionalJSON.dictionary(from: Data(bytes))
             },
-            FuzzTarget(name: "strict-json", about: "the strict check of every JSON input (syntax, repeated keys)", seeds: queries + associations + deviceRequests) {
+            FuzzTarget(
+                name: "strict-json",
+                about: "the strict check of every JSON input (syntax, repeated keys)",
+                seeds: queries + associations + deviceRequests
+            ) {
                 bytes in
                 _ = StrictJSON.problem(in: Data(bytes))
             },
