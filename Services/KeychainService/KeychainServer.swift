@@ -67,7 +67,7 @@ public enum KeychainServer {
         let calls = KeychainCalls(
             engine: KeychainEngine(store: store),
             apps: AppRegistry(trust: trust, now: { Date() }),
-            devices: DeviceRegistry(),
+            devices: DeviceRegistry(file: configuration.state.appending(path: "devices.json")),
             recorder: KeychainRecorder(audit: audit)
         )
         var metrics: MetricsServer? = nil

@@ -94,6 +94,10 @@ import WorldTestSupport
             )
             let keychaind = try lab.kclab(["restart", "keychaind"])
             #expect(keychaind.status == 0 && keychaind.stdout.contains("restarted keychaind"), "\(keychaind.stdout)\(keychaind.stderr)")
+            // keychaind still knows each device's last report: the operator may ask about a device
+            // that has not called since.
+            let explained = try lab.kclab(["explain", "item", "--device", W.phone, "--app", app, #"{"class": "genp"}"#])
+            #expect(explained.status == 0 && explained.stdout.contains("errSecSuccess"), "\(explained.stdout)\(explained.stderr)")
             let kept = try lab.call(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("kept"), "r_Data": .bool(true)])
             #expect(kept.result == .data(Data("k".utf8)), "the device reaches keychaind on its port again")
             let device = try lab.kclab(["restart", W.phone])
