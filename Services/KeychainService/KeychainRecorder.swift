@@ -32,11 +32,16 @@ struct KeychainRecorder: Sendable {
         Counter(label: "keychain_refusals_total", dimensions: [("rule", code)]).increment()
     }
 
-    /// Sets `keychain_items{keychain}` from the store, before a scrape.
-    static func recordItemCounts(_ store: SQLiteItemStore) async {
+    /// Sets `keychain_items{keychain}` from the store, before a scrape; a keychain emptied since
+    /// the last scrape reads 0 rather than its last count.
+    func recordItemCounts(_ store: SQLiteItemStore) async {
         guard let counts = try? await store.counts() else { return }
+        let emptied = handles.keychains(now: Set(counts.keys))
         for (keychain, count) in counts {
             Gauge(label: "keychain_items", dimensions: [("keychain", keychain)]).record(count)
+        }
+        for keychain in emptied {
+            Gauge(label: "keychain_items", dimensions: [("keychain", keychain)]).record(0)
         }
     }
 }
@@ -57,6 +62,15 @@ private final class Handles: Sendable {
     }
 
     private let made = Mutex<[Key: Call]>([:])
+    private let counted = Mutex<Set<String>>([])
+
+    /// The keychains counted before that hold no item now; remembers `now` for the next scrape.
+    func keychains(now: Set<String>) -> Set<String> {
+        counted.withLock { counted in
+            defer { counted = now }
+            return counted.subtracting(now)
+        }
+    }
 
     func call(function: String, status: SecStatus) -> Call {
         made.withLock { made in

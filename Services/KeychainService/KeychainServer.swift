@@ -73,7 +73,7 @@ public enum KeychainServer {
         var metrics: MetricsServer? = nil
         if let address = configuration.metrics {
             metrics = try await MetricsServer.start(at: address, logger: logger) {
-                await KeychainRecorder.recordItemCounts(store)
+                await calls.recorder.recordItemCounts(store)
             }
         }
         let tls = try TLSIdentities.server(world: configuration.world, service: "keychaind")

@@ -57,6 +57,10 @@ import WorldTestSupport
                 logs.status == 0 && logs.stdout.split(separator: "\n").count == 1 && logs.stdout.contains("errSecMissingEntitlement"),
                 "\(logs.stdout)"
             )
+            // A keychain emptied since the last scrape reads 0, not its last count.
+            #expect(try lab.kclab(["reset"]).status == 0)
+            let emptied = try lab.metrics(lab.state.keychaindEndpoint).lines
+            #expect(emptied.contains { $0.hasPrefix("keychain_items{keychain=\"device:") && $0.hasSuffix(" 0.0") }, "\(emptied)")
             let status = try lab.kclab(["status"])
             #expect(status.stdout.contains("metrics: \(metricsURL)"))
         }
