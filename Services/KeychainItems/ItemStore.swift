@@ -14,11 +14,24 @@ public protocol ItemStore: Sendable {
     /// Runs `body` in one transaction; if it throws, nothing it did is kept. The body may run on
     /// another task (the SQLite store commits concurrent writers together), hence `@escaping`.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ItemWriting) throws -> T) async throws -> T
+    /// The access groups that hold live items in `keychains` (`kclab explain`), without reading
+    /// the items themselves.
+    func accessGroups(keychains: [String]) async throws -> Set<String>
 }
 
 extension ItemStore {
     public func lookup(_ filter: ItemFilter) async throws -> [KeychainItem] {
         try await read { try $0.items(matching: filter) }
+    }
+
+    public func accessGroups(keychains: [String]) async throws -> Set<String> {
+        var groups: Set<String> = []
+        for itemClass in ItemClass.allCases {
+            for item in try await lookup(ItemFilter(keychains: keychains, itemClass: itemClass)) {
+                if case .string(let group)? = item.attributes["agrp"] { groups.insert(group) }
+            }
+        }
+        return groups
     }
 }
 

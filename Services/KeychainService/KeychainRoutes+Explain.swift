@@ -61,12 +61,7 @@ extension KeychainRoutes {
     /// unlocked device: how many items each group holds that it matches.
     private func matchingByGroup(_ query: inout [String: SecValue], client: ClientContext, state: DeviceState) async throws -> [String: Int] {
         let keychains = [client.deviceKeychain] + (client.accountKeychain.map { [$0] } ?? [])
-        var groups: Set<String> = []
-        for itemClass in ItemClass.allCases {
-            for item in try await calls.engine.store.lookup(ItemFilter(keychains: keychains, itemClass: itemClass)) {
-                if case .string(let group)? = item.attributes["agrp"] { groups.insert(group) }
-            }
-        }
+        let groups = try await calls.engine.store.accessGroups(keychains: keychains)
         let everyGroup = ClientContext(
             appID: "kclab explain",
             entitledGroups: groups.sorted().compactMap { try? AccessGroup($0) },

@@ -177,6 +177,23 @@ public final class SQLiteItemStore: ItemStore {
         }
     }
 
+    /// The access groups holding live items in `keychains`, from the index alone.
+    public func accessGroups(keychains: [String]) async throws -> Set<String> {
+        guard !keychains.isEmpty else { return [] }
+        return try await pool.read { db in
+            let marks = Array(repeating: "?", count: keychains.count).joined(separator: ", ")
+            let groups = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT agrp FROM items JOIN keychains ON keychains.id = items.kc
+                    WHERE keychains.name IN (\(marks)) AND tomb = 0
+                    """,
+                arguments: StatementArguments(keychains)
+            )
+            return Set(groups)
+        }
+    }
+
     /// How many live items each keychain holds.
     public func counts() async throws -> [String: Int] {
         try await pool.read { db in

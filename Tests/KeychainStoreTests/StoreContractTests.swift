@@ -34,6 +34,22 @@ import WorldTestSupport
         )
     }
 
+    /// The groups holding live items of the keychains asked about: removed items and other
+    /// keychains do not count.
+    @Test(arguments: Kind.allCases)
+    func namesTheGroupsHoldingItems(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let gone = Self.item(.string("b"), group: "Gone")
+            for item in [Self.item(.string("a")), Self.item(.string("a"), group: "H"), gone, Self.item(.string("c"), group: "X", keychain: "other")] {
+                try await store.write { try $0.insert(item) }
+            }
+            try await store.write { try $0.remove(gone) }
+            #expect(try await store.accessGroups(keychains: ["dev"]) == ["G", "H"])
+            #expect(try await store.accessGroups(keychains: ["dev", "other"]) == ["G", "H", "X"])
+            #expect(try await store.accessGroups(keychains: []) == [])
+        }
+    }
+
     @Test(arguments: Kind.allCases)
     func insertsFindsAndRefusesDuplicates(_ kind: Kind) async throws {
         try await Self.withStore(kind) { store in
