@@ -18,7 +18,7 @@ struct RequestHandler: Sendable {
     /// A line from the control socket.
     func control(_ line: Data) async -> Data {
         if let problem = StrictJSON.problem(in: line) {
-            return Self.encode(.failure(Self.describe(problem)))
+            return Self.encode(.failure(problem.refusal(of: "the request")))
         }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.failure("the request is not a valid JSON object with an 'op'"))
@@ -67,15 +67,10 @@ struct RequestHandler: Sendable {
         }
     }
 
-    /// A request that is not strict JSON: a repeated key by name, anything else with its place.
-    static func describe(_ problem: StrictJSON.Problem) -> String {
-        problem.repeatedKey.map { "the request repeats the key '\($0)' in one object" } ?? "the request is not valid JSON: \(problem)"
-    }
-
     /// A line from the socket of a process launched as `bundleID`.
     func app(_ line: Data, bundleID: String) async -> Data {
         if let problem = StrictJSON.problem(in: line) {
-            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: Self.describe(problem)))
+            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: problem.refusal(of: "the request")))
         }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))

@@ -157,8 +157,7 @@ struct KeychainRoutes: Sendable {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         if let found = StrictJSON.problem(in: Data(buffer.readableBytesView)) {
-            let message = found.repeatedKey.map { "the body repeats the key '\($0)' in one object" } ?? "the body is not valid JSON: \(found)"
-            throw problem(.badRequest, "badRequest", message)
+            throw problem(.badRequest, "badRequest", found.refusal(of: "the body"))
         }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))

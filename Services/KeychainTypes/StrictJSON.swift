@@ -15,6 +15,12 @@ public enum StrictJSON {
         public let repeatedKey: String?
 
         public var description: String { "\(line):\(column): \(message)" }
+
+        /// The refusal every JSON input gives: a repeated key by name, anything else with its
+        /// place. `subject` names the input ("the request", "the body").
+        public func refusal(of subject: String) -> String {
+            repeatedKey.map { "\(subject) repeats the key '\($0)' in one object" } ?? "\(subject) is not valid JSON: \(self)"
+        }
     }
 
     /// Objects and arrays nest at most this deep.

@@ -67,6 +67,16 @@ extension World {
         return errors
     }
 
+    /// The app groups `app` claims that its team did not register (`appGroups`), each with the
+    /// team that did, if any: the profile the world builds allows only its team's groups, so the
+    /// app is refused at install (entitlement-not-allowed).
+    public func unregisteredAppGroups(of app: App) -> [(group: String, owner: String?)] {
+        let registered = teams.first { $0.id == app.team }?.appGroups ?? []
+        return (app.entitlements.applicationGroups ?? []).filter { !registered.contains($0) }.map { group in
+            (group, teams.first { $0.appGroups.contains(group) }?.id.rawValue)
+        }
+    }
+
     /// Fills what depends on the whole world: development profiles without a device list list every
     /// device, and devices named by UDID are named by ID.
     mutating func resolveDefaults() {

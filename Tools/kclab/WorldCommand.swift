@@ -103,10 +103,8 @@ extension WorldCommand {
                 {
                     errors.append("\(app.bundleID): no program '\(program)' in \(programs.path) (KeychainLab's programs, built by swift build)")
                 }
-                let registered = world.teams.first { $0.id == app.team }?.appGroups ?? []
-                for group in app.entitlements.applicationGroups ?? [] where !registered.contains(group) {
-                    let owner = world.teams.first { $0.appGroups.contains(group) }
-                    let why = owner.map { "team \($0.id.rawValue) registers it, not \(app.team.rawValue)" } ?? "no team registers it (appGroups)"
+                for (group, owner) in world.unregisteredAppGroups(of: app) {
+                    let why = owner.map { "team \($0) registers it, not \(app.team.rawValue)" } ?? "no team registers it (appGroups)"
                     warnings.append("\(app.bundleID) claims app group \(group), but \(why): it will be refused at install (entitlement-not-allowed)")
                 }
                 for entry in app.entitlements.associatedDomains {
