@@ -18,7 +18,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -53,6 +53,11 @@ bench-instrumentation: deps
 	  echo "round $$round: metrics and audit log off"; METRICS_PORT=off KEYCHAIND_AUDIT=off $(INSTRUMENTATION_BENCH); \
 	  echo "round $$round: metrics and audit log on"; $(INSTRUMENTATION_BENCH); \
 	done
+
+# How to run keychain-swift's, SwiftKeychainWrapper's and KeychainAccess's own suites against a lab:
+# the steps, printed from docs/keychain.md (nothing is fetched; make test runs WrapperPatternTests).
+wrappers:
+	@awk '/^### Running a wrapper/ { on = 1 } /^## / && on { exit } on' docs/keychain.md
 
 # Installs only what is missing, with sudo when not root.
 deps:

@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "kclab", targets: ["kclab"]),
         .library(name: "AppIdentity", targets: ["AppIdentity"]),
         .library(name: "KeychainLabSecurity", targets: ["KeychainLabSecurity"]),
+        .library(name: "KeychainLab", targets: ["KeychainLab"]),
         .library(name: "Security", targets: ["Security"]),
     ],
     dependencies: [
@@ -427,6 +428,15 @@ let package = Package(
             path: "Devices/KeychainLabSecurity",
             swiftSettings: strictSettings
         ),
+        /// KeychainLab's own Swift API beside Apple's: `Keychain`, `KeychainError`, typed access groups.
+        /// Its own module, so that `import Security` holds Apple's names only and a wrapper that
+        /// defines its own `Keychain` compiles unchanged.
+        .target(
+            name: "KeychainLab",
+            dependencies: ["DeviceProtocol", "KeychainLabSecurity"],
+            path: "Devices/KeychainLab",
+            swiftSettings: strictSettings
+        ),
         /// `import Security` on Linux: re-exports KeychainLabSecurity.
         ///
         /// A module named Security makes `#if canImport(Security)` true for every module compiled
@@ -496,14 +506,14 @@ let package = Package(
         /// The browser: signs in on websites' forms, saves and fills passwords in com.apple.cfnetwork.
         .executableTarget(
             name: "browser",
-            dependencies: ["DeviceNetwork", "Security"],
+            dependencies: ["DeviceNetwork", "KeychainLab", "Security"],
             path: "Devices/Apps/Browser",
             swiftSettings: strictSettings
         ),
         /// An app that makes any SecItem call given as JSON, through the Security module.
         .executableTarget(
             name: "keychainlab-app",
-            dependencies: ["Security"],
+            dependencies: ["KeychainLab", "Security"],
             path: "Devices/Apps/ScriptableApp",
             swiftSettings: strictSettings
         ),
@@ -520,8 +530,23 @@ let package = Package(
         /// The program the demo world's apps run: the seeds' stories, one subcommand each.
         .executableTarget(
             name: "demo-app",
-            dependencies: ["DeviceNetwork", "Security", "SeedSnippets"],
+            dependencies: ["DeviceNetwork", "KeychainLab", "Security", "SeedSnippets"],
             path: "Devices/Apps/DemoApp",
+            swiftSettings: strictSettings
+        ),
+
+        /// A wrapper written as the open-source ones are, with its own `Keychain` type, and the
+        /// program that runs it on a device (WrapperPatternTests; docs/keychain.md).
+        .target(
+            name: "MiniKeychainWrapper",
+            dependencies: ["Security"],
+            path: "Devices/Apps/WrapperPatterns/MiniKeychainWrapper",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "wrapper-patterns",
+            dependencies: ["MiniKeychainWrapper", "Security"],
+            path: "Devices/Apps/WrapperPatterns/App",
             swiftSettings: strictSettings
         ),
 
@@ -711,6 +736,7 @@ let package = Package(
                 "keychainlab-app",
                 "demo-app",
                 "browser",
+                "wrapper-patterns",
                 "webcredentiald",
                 "website",
                 "WebsiteFixture",
@@ -769,7 +795,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainLabSecurityTests",
-            dependencies: ["KeychainLabSecurity"],
+            dependencies: ["KeychainLab", "KeychainLabSecurity"],
             path: "Tests/KeychainLabSecurityTests",
             swiftSettings: strictSettings
         ),

@@ -1,13 +1,13 @@
-import DeviceProtocol
+package import DeviceProtocol
 import Foundation
 import KeychainTypes
 import Synchronization
 
 /// The app's connection to its device: the socket the device gave it in `KEYCHAINLAB_SOCKET`,
 /// opened on first use and shared by every thread (calls are serialized, as XPC serializes them).
-final class DeviceConnection: Sendable {
+package final class DeviceConnection: Sendable {
     /// The connection of this process.
-    static let shared = DeviceConnection(path: ProcessInfo.processInfo.environment[DeviceEnvironment.socket])
+    package static let shared = DeviceConnection(path: ProcessInfo.processInfo.environment[DeviceEnvironment.socket])
 
     private let path: String?
     // The open socket; every use holds this Mutex, which also serializes calls.
@@ -19,7 +19,7 @@ final class DeviceConnection: Sendable {
 
     /// Sends one request; a missing or broken connection answers errSecNotAvailable, as a failed
     /// XPC connection to securityd does.
-    func send(_ request: DeviceRequest) -> DeviceResponse {
+    package func send(_ request: DeviceRequest) -> DeviceResponse {
         guard let path else {
             return .call(
                 status: errSecNotAvailable,

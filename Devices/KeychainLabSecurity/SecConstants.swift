@@ -1,271 +1,269 @@
-public import Foundation
-
 // The `kSec…` constants with the string values Apple's SecItemConstants.c gives them; the daemon
 // dispatches on these values, so they must be exact (note the trailing spaces of some protocols).
 
 /// `class`.
-nonisolated(unsafe) public let kSecClass: CFString = "class"
+public let kSecClass: CFString = "class"
 /// `genp`.
-nonisolated(unsafe) public let kSecClassGenericPassword: CFString = "genp"
+public let kSecClassGenericPassword: CFString = "genp"
 /// `inet`.
-nonisolated(unsafe) public let kSecClassInternetPassword: CFString = "inet"
+public let kSecClassInternetPassword: CFString = "inet"
 /// `cert`.
-nonisolated(unsafe) public let kSecClassCertificate: CFString = "cert"
+public let kSecClassCertificate: CFString = "cert"
 /// `keys`.
-nonisolated(unsafe) public let kSecClassKey: CFString = "keys"
+public let kSecClassKey: CFString = "keys"
 /// `idnt`.
-nonisolated(unsafe) public let kSecClassIdentity: CFString = "idnt"
+public let kSecClassIdentity: CFString = "idnt"
 /// `pdmn`.
-nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
+public let kSecAttrAccessible: CFString = "pdmn"
 /// `ak`.
-nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlocked: CFString = "ak"
+public let kSecAttrAccessibleWhenUnlocked: CFString = "ak"
 /// `ck`.
-nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlock: CFString = "ck"
+public let kSecAttrAccessibleAfterFirstUnlock: CFString = "ck"
 /// `dk`.
-nonisolated(unsafe) public let kSecAttrAccessibleAlways: CFString = "dk"
+public let kSecAttrAccessibleAlways: CFString = "dk"
 /// `aku`.
-nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlockedThisDeviceOnly: CFString = "aku"
+public let kSecAttrAccessibleWhenUnlockedThisDeviceOnly: CFString = "aku"
 /// `cku`.
-nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
+public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
 /// `dku`.
-nonisolated(unsafe) public let kSecAttrAccessibleAlwaysThisDeviceOnly: CFString = "dku"
+public let kSecAttrAccessibleAlwaysThisDeviceOnly: CFString = "dku"
 /// `akpu`.
-nonisolated(unsafe) public let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString = "akpu"
+public let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString = "akpu"
 /// `agrp`.
-nonisolated(unsafe) public let kSecAttrAccessGroup: CFString = "agrp"
+public let kSecAttrAccessGroup: CFString = "agrp"
 /// `com.apple.token`.
-nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = "com.apple.token"
+public let kSecAttrAccessGroupToken: CFString = "com.apple.token"
 /// `accc`.
-nonisolated(unsafe) public let kSecAttrAccessControl: CFString = "accc"
+public let kSecAttrAccessControl: CFString = "accc"
 /// `sync`.
-nonisolated(unsafe) public let kSecAttrSynchronizable: CFString = "sync"
+public let kSecAttrSynchronizable: CFString = "sync"
 /// `syna`.
-nonisolated(unsafe) public let kSecAttrSynchronizableAny: CFString = "syna"
+public let kSecAttrSynchronizableAny: CFString = "syna"
 /// `acct`.
-nonisolated(unsafe) public let kSecAttrAccount: CFString = "acct"
+public let kSecAttrAccount: CFString = "acct"
 /// `svce`.
-nonisolated(unsafe) public let kSecAttrService: CFString = "svce"
+public let kSecAttrService: CFString = "svce"
 /// `gena`.
-nonisolated(unsafe) public let kSecAttrGeneric: CFString = "gena"
+public let kSecAttrGeneric: CFString = "gena"
 /// `labl`.
-nonisolated(unsafe) public let kSecAttrLabel: CFString = "labl"
+public let kSecAttrLabel: CFString = "labl"
 /// `desc`.
-nonisolated(unsafe) public let kSecAttrDescription: CFString = "desc"
+public let kSecAttrDescription: CFString = "desc"
 /// `icmt`.
-nonisolated(unsafe) public let kSecAttrComment: CFString = "icmt"
+public let kSecAttrComment: CFString = "icmt"
 /// `crtr`.
-nonisolated(unsafe) public let kSecAttrCreator: CFString = "crtr"
+public let kSecAttrCreator: CFString = "crtr"
 /// `type`.
-nonisolated(unsafe) public let kSecAttrType: CFString = "type"
+public let kSecAttrType: CFString = "type"
 /// `invi`.
-nonisolated(unsafe) public let kSecAttrIsInvisible: CFString = "invi"
+public let kSecAttrIsInvisible: CFString = "invi"
 /// `nega`.
-nonisolated(unsafe) public let kSecAttrIsNegative: CFString = "nega"
+public let kSecAttrIsNegative: CFString = "nega"
 /// `cdat`.
-nonisolated(unsafe) public let kSecAttrCreationDate: CFString = "cdat"
+public let kSecAttrCreationDate: CFString = "cdat"
 /// `mdat`.
-nonisolated(unsafe) public let kSecAttrModificationDate: CFString = "mdat"
+public let kSecAttrModificationDate: CFString = "mdat"
 /// `sdmn`.
-nonisolated(unsafe) public let kSecAttrSecurityDomain: CFString = "sdmn"
+public let kSecAttrSecurityDomain: CFString = "sdmn"
 /// `srvr`.
-nonisolated(unsafe) public let kSecAttrServer: CFString = "srvr"
+public let kSecAttrServer: CFString = "srvr"
 /// `ptcl`.
-nonisolated(unsafe) public let kSecAttrProtocol: CFString = "ptcl"
+public let kSecAttrProtocol: CFString = "ptcl"
 /// `atyp`.
-nonisolated(unsafe) public let kSecAttrAuthenticationType: CFString = "atyp"
+public let kSecAttrAuthenticationType: CFString = "atyp"
 /// `port`.
-nonisolated(unsafe) public let kSecAttrPort: CFString = "port"
+public let kSecAttrPort: CFString = "port"
 /// `path`.
-nonisolated(unsafe) public let kSecAttrPath: CFString = "path"
+public let kSecAttrPath: CFString = "path"
 /// `ctyp`.
-nonisolated(unsafe) public let kSecAttrCertificateType: CFString = "ctyp"
+public let kSecAttrCertificateType: CFString = "ctyp"
 /// `cenc`.
-nonisolated(unsafe) public let kSecAttrCertificateEncoding: CFString = "cenc"
+public let kSecAttrCertificateEncoding: CFString = "cenc"
 /// `subj`.
-nonisolated(unsafe) public let kSecAttrSubject: CFString = "subj"
+public let kSecAttrSubject: CFString = "subj"
 /// `issr`.
-nonisolated(unsafe) public let kSecAttrIssuer: CFString = "issr"
+public let kSecAttrIssuer: CFString = "issr"
 /// `slnr`.
-nonisolated(unsafe) public let kSecAttrSerialNumber: CFString = "slnr"
+public let kSecAttrSerialNumber: CFString = "slnr"
 /// `skid`.
-nonisolated(unsafe) public let kSecAttrSubjectKeyID: CFString = "skid"
+public let kSecAttrSubjectKeyID: CFString = "skid"
 /// `pkhh`.
-nonisolated(unsafe) public let kSecAttrPublicKeyHash: CFString = "pkhh"
+public let kSecAttrPublicKeyHash: CFString = "pkhh"
 /// `kcls`.
-nonisolated(unsafe) public let kSecAttrKeyClass: CFString = "kcls"
+public let kSecAttrKeyClass: CFString = "kcls"
 /// `0`.
-nonisolated(unsafe) public let kSecAttrKeyClassPublic: CFString = "0"
+public let kSecAttrKeyClassPublic: CFString = "0"
 /// `1`.
-nonisolated(unsafe) public let kSecAttrKeyClassPrivate: CFString = "1"
+public let kSecAttrKeyClassPrivate: CFString = "1"
 /// `2`.
-nonisolated(unsafe) public let kSecAttrKeyClassSymmetric: CFString = "2"
+public let kSecAttrKeyClassSymmetric: CFString = "2"
 /// `klbl`.
-nonisolated(unsafe) public let kSecAttrApplicationLabel: CFString = "klbl"
+public let kSecAttrApplicationLabel: CFString = "klbl"
 /// `perm`.
-nonisolated(unsafe) public let kSecAttrIsPermanent: CFString = "perm"
+public let kSecAttrIsPermanent: CFString = "perm"
 /// `atag`.
-nonisolated(unsafe) public let kSecAttrApplicationTag: CFString = "atag"
+public let kSecAttrApplicationTag: CFString = "atag"
 /// `type`.
-nonisolated(unsafe) public let kSecAttrKeyType: CFString = "type"
+public let kSecAttrKeyType: CFString = "type"
 /// `bsiz`.
-nonisolated(unsafe) public let kSecAttrKeySizeInBits: CFString = "bsiz"
+public let kSecAttrKeySizeInBits: CFString = "bsiz"
 /// `esiz`.
-nonisolated(unsafe) public let kSecAttrEffectiveKeySize: CFString = "esiz"
+public let kSecAttrEffectiveKeySize: CFString = "esiz"
 /// `encr`.
-nonisolated(unsafe) public let kSecAttrCanEncrypt: CFString = "encr"
+public let kSecAttrCanEncrypt: CFString = "encr"
 /// `decr`.
-nonisolated(unsafe) public let kSecAttrCanDecrypt: CFString = "decr"
+public let kSecAttrCanDecrypt: CFString = "decr"
 /// `drve`.
-nonisolated(unsafe) public let kSecAttrCanDerive: CFString = "drve"
+public let kSecAttrCanDerive: CFString = "drve"
 /// `sign`.
-nonisolated(unsafe) public let kSecAttrCanSign: CFString = "sign"
+public let kSecAttrCanSign: CFString = "sign"
 /// `vrfy`.
-nonisolated(unsafe) public let kSecAttrCanVerify: CFString = "vrfy"
+public let kSecAttrCanVerify: CFString = "vrfy"
 /// `wrap`.
-nonisolated(unsafe) public let kSecAttrCanWrap: CFString = "wrap"
+public let kSecAttrCanWrap: CFString = "wrap"
 /// `unwp`.
-nonisolated(unsafe) public let kSecAttrCanUnwrap: CFString = "unwp"
+public let kSecAttrCanUnwrap: CFString = "unwp"
 /// `42`.
-nonisolated(unsafe) public let kSecAttrKeyTypeRSA: CFString = "42"
+public let kSecAttrKeyTypeRSA: CFString = "42"
 /// `73`.
-nonisolated(unsafe) public let kSecAttrKeyTypeEC: CFString = "73"
+public let kSecAttrKeyTypeEC: CFString = "73"
 /// `73`.
-nonisolated(unsafe) public let kSecAttrKeyTypeECSECPrimeRandom: CFString = "73"
+public let kSecAttrKeyTypeECSECPrimeRandom: CFString = "73"
 /// `m_Limit`.
-nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
+public let kSecMatchLimit: CFString = "m_Limit"
 /// `m_LimitOne`.
-nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
+public let kSecMatchLimitOne: CFString = "m_LimitOne"
 /// `m_LimitAll`.
-nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
+public let kSecMatchLimitAll: CFString = "m_LimitAll"
 /// `m_CaseInsensitive`.
-nonisolated(unsafe) public let kSecMatchCaseInsensitive: CFString = "m_CaseInsensitive"
+public let kSecMatchCaseInsensitive: CFString = "m_CaseInsensitive"
 /// `m_Issuers`.
-nonisolated(unsafe) public let kSecMatchIssuers: CFString = "m_Issuers"
+public let kSecMatchIssuers: CFString = "m_Issuers"
 /// `m_Policy`.
-nonisolated(unsafe) public let kSecMatchPolicy: CFString = "m_Policy"
+public let kSecMatchPolicy: CFString = "m_Policy"
 /// `m_ItemList`.
-nonisolated(unsafe) public let kSecMatchItemList: CFString = "m_ItemList"
+public let kSecMatchItemList: CFString = "m_ItemList"
 /// `m_SearchList`.
-nonisolated(unsafe) public let kSecMatchSearchList: CFString = "m_SearchList"
+public let kSecMatchSearchList: CFString = "m_SearchList"
 /// `m_SubjectContains`.
-nonisolated(unsafe) public let kSecMatchSubjectContains: CFString = "m_SubjectContains"
+public let kSecMatchSubjectContains: CFString = "m_SubjectContains"
 /// `m_ValidOnDate`.
-nonisolated(unsafe) public let kSecMatchValidOnDate: CFString = "m_ValidOnDate"
+public let kSecMatchValidOnDate: CFString = "m_ValidOnDate"
 /// `m_TrustedOnly`.
-nonisolated(unsafe) public let kSecMatchTrustedOnly: CFString = "m_TrustedOnly"
+public let kSecMatchTrustedOnly: CFString = "m_TrustedOnly"
 /// `m_EmailAddressIfPresent`.
-nonisolated(unsafe) public let kSecMatchEmailAddressIfPresent: CFString = "m_EmailAddressIfPresent"
+public let kSecMatchEmailAddressIfPresent: CFString = "m_EmailAddressIfPresent"
 /// `m_HostOrSubdomainOfHost`.
-nonisolated(unsafe) public let kSecMatchHostOrSubdomainOfHost: CFString = "m_HostOrSubdomainOfHost"
+public let kSecMatchHostOrSubdomainOfHost: CFString = "m_HostOrSubdomainOfHost"
 /// `r_Data`.
-nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"
+public let kSecReturnData: CFString = "r_Data"
 /// `r_Attributes`.
-nonisolated(unsafe) public let kSecReturnAttributes: CFString = "r_Attributes"
+public let kSecReturnAttributes: CFString = "r_Attributes"
 /// `r_Ref`.
-nonisolated(unsafe) public let kSecReturnRef: CFString = "r_Ref"
+public let kSecReturnRef: CFString = "r_Ref"
 /// `r_PersistentRef`.
-nonisolated(unsafe) public let kSecReturnPersistentRef: CFString = "r_PersistentRef"
+public let kSecReturnPersistentRef: CFString = "r_PersistentRef"
 /// `v_Data`.
-nonisolated(unsafe) public let kSecValueData: CFString = "v_Data"
+public let kSecValueData: CFString = "v_Data"
 /// `v_Ref`.
-nonisolated(unsafe) public let kSecValueRef: CFString = "v_Ref"
+public let kSecValueRef: CFString = "v_Ref"
 /// `v_PersistentRef`.
-nonisolated(unsafe) public let kSecValuePersistentRef: CFString = "v_PersistentRef"
+public let kSecValuePersistentRef: CFString = "v_PersistentRef"
 /// `nleg`.
-nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
+public let kSecUseDataProtectionKeychain: CFString = "nleg"
 /// `u_OpPrompt`.
-nonisolated(unsafe) public let kSecUseOperationPrompt: CFString = "u_OpPrompt"
+public let kSecUseOperationPrompt: CFString = "u_OpPrompt"
 /// `u_NoAuthUI`.
-nonisolated(unsafe) public let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"
+public let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"
 /// `u_AuthUI`.
-nonisolated(unsafe) public let kSecUseAuthenticationUI: CFString = "u_AuthUI"
+public let kSecUseAuthenticationUI: CFString = "u_AuthUI"
 /// `u_AuthUIA`.
-nonisolated(unsafe) public let kSecUseAuthenticationUIAllow: CFString = "u_AuthUIA"
+public let kSecUseAuthenticationUIAllow: CFString = "u_AuthUIA"
 /// `u_AuthUIF`.
-nonisolated(unsafe) public let kSecUseAuthenticationUIFail: CFString = "u_AuthUIF"
+public let kSecUseAuthenticationUIFail: CFString = "u_AuthUIF"
 /// `u_AuthUIS`.
-nonisolated(unsafe) public let kSecUseAuthenticationUISkip: CFString = "u_AuthUIS"
+public let kSecUseAuthenticationUISkip: CFString = "u_AuthUIS"
 /// `u_AuthCtx`.
-nonisolated(unsafe) public let kSecUseAuthenticationContext: CFString = "u_AuthCtx"
+public let kSecUseAuthenticationContext: CFString = "u_AuthCtx"
 /// `u_ItemList`.
-nonisolated(unsafe) public let kSecUseItemList: CFString = "u_ItemList"
+public let kSecUseItemList: CFString = "u_ItemList"
 /// `spwd`.
-nonisolated(unsafe) public let kSecSharedPassword: CFString = "spwd"
+public let kSecSharedPassword: CFString = "spwd"
 /// `ftp `.
-nonisolated(unsafe) public let kSecAttrProtocolFTP: CFString = "ftp "
+public let kSecAttrProtocolFTP: CFString = "ftp "
 /// `ftpa`.
-nonisolated(unsafe) public let kSecAttrProtocolFTPAccount: CFString = "ftpa"
+public let kSecAttrProtocolFTPAccount: CFString = "ftpa"
 /// `http`.
-nonisolated(unsafe) public let kSecAttrProtocolHTTP: CFString = "http"
+public let kSecAttrProtocolHTTP: CFString = "http"
 /// `irc `.
-nonisolated(unsafe) public let kSecAttrProtocolIRC: CFString = "irc "
+public let kSecAttrProtocolIRC: CFString = "irc "
 /// `nntp`.
-nonisolated(unsafe) public let kSecAttrProtocolNNTP: CFString = "nntp"
+public let kSecAttrProtocolNNTP: CFString = "nntp"
 /// `pop3`.
-nonisolated(unsafe) public let kSecAttrProtocolPOP3: CFString = "pop3"
+public let kSecAttrProtocolPOP3: CFString = "pop3"
 /// `smtp`.
-nonisolated(unsafe) public let kSecAttrProtocolSMTP: CFString = "smtp"
+public let kSecAttrProtocolSMTP: CFString = "smtp"
 /// `sox `.
-nonisolated(unsafe) public let kSecAttrProtocolSOCKS: CFString = "sox "
+public let kSecAttrProtocolSOCKS: CFString = "sox "
 /// `imap`.
-nonisolated(unsafe) public let kSecAttrProtocolIMAP: CFString = "imap"
+public let kSecAttrProtocolIMAP: CFString = "imap"
 /// `ldap`.
-nonisolated(unsafe) public let kSecAttrProtocolLDAP: CFString = "ldap"
+public let kSecAttrProtocolLDAP: CFString = "ldap"
 /// `atlk`.
-nonisolated(unsafe) public let kSecAttrProtocolAppleTalk: CFString = "atlk"
+public let kSecAttrProtocolAppleTalk: CFString = "atlk"
 /// `afp `.
-nonisolated(unsafe) public let kSecAttrProtocolAFP: CFString = "afp "
+public let kSecAttrProtocolAFP: CFString = "afp "
 /// `teln`.
-nonisolated(unsafe) public let kSecAttrProtocolTelnet: CFString = "teln"
+public let kSecAttrProtocolTelnet: CFString = "teln"
 /// `ssh `.
-nonisolated(unsafe) public let kSecAttrProtocolSSH: CFString = "ssh "
+public let kSecAttrProtocolSSH: CFString = "ssh "
 /// `ftps`.
-nonisolated(unsafe) public let kSecAttrProtocolFTPS: CFString = "ftps"
+public let kSecAttrProtocolFTPS: CFString = "ftps"
 /// `htps`.
-nonisolated(unsafe) public let kSecAttrProtocolHTTPS: CFString = "htps"
+public let kSecAttrProtocolHTTPS: CFString = "htps"
 /// `htpx`.
-nonisolated(unsafe) public let kSecAttrProtocolHTTPProxy: CFString = "htpx"
+public let kSecAttrProtocolHTTPProxy: CFString = "htpx"
 /// `htsx`.
-nonisolated(unsafe) public let kSecAttrProtocolHTTPSProxy: CFString = "htsx"
+public let kSecAttrProtocolHTTPSProxy: CFString = "htsx"
 /// `ftpx`.
-nonisolated(unsafe) public let kSecAttrProtocolFTPProxy: CFString = "ftpx"
+public let kSecAttrProtocolFTPProxy: CFString = "ftpx"
 /// `smb `.
-nonisolated(unsafe) public let kSecAttrProtocolSMB: CFString = "smb "
+public let kSecAttrProtocolSMB: CFString = "smb "
 /// `rtsp`.
-nonisolated(unsafe) public let kSecAttrProtocolRTSP: CFString = "rtsp"
+public let kSecAttrProtocolRTSP: CFString = "rtsp"
 /// `rtsx`.
-nonisolated(unsafe) public let kSecAttrProtocolRTSPProxy: CFString = "rtsx"
+public let kSecAttrProtocolRTSPProxy: CFString = "rtsx"
 /// `daap`.
-nonisolated(unsafe) public let kSecAttrProtocolDAAP: CFString = "daap"
+public let kSecAttrProtocolDAAP: CFString = "daap"
 /// `eppc`.
-nonisolated(unsafe) public let kSecAttrProtocolEPPC: CFString = "eppc"
+public let kSecAttrProtocolEPPC: CFString = "eppc"
 /// `ipp `.
-nonisolated(unsafe) public let kSecAttrProtocolIPP: CFString = "ipp "
+public let kSecAttrProtocolIPP: CFString = "ipp "
 /// `ntps`.
-nonisolated(unsafe) public let kSecAttrProtocolNNTPS: CFString = "ntps"
+public let kSecAttrProtocolNNTPS: CFString = "ntps"
 /// `ldps`.
-nonisolated(unsafe) public let kSecAttrProtocolLDAPS: CFString = "ldps"
+public let kSecAttrProtocolLDAPS: CFString = "ldps"
 /// `tels`.
-nonisolated(unsafe) public let kSecAttrProtocolTelnetS: CFString = "tels"
+public let kSecAttrProtocolTelnetS: CFString = "tels"
 /// `imps`.
-nonisolated(unsafe) public let kSecAttrProtocolIMAPS: CFString = "imps"
+public let kSecAttrProtocolIMAPS: CFString = "imps"
 /// `ircs`.
-nonisolated(unsafe) public let kSecAttrProtocolIRCS: CFString = "ircs"
+public let kSecAttrProtocolIRCS: CFString = "ircs"
 /// `pops`.
-nonisolated(unsafe) public let kSecAttrProtocolPOP3S: CFString = "pops"
+public let kSecAttrProtocolPOP3S: CFString = "pops"
 /// `ntlm`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeNTLM: CFString = "ntlm"
+public let kSecAttrAuthenticationTypeNTLM: CFString = "ntlm"
 /// `msna`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeMSN: CFString = "msna"
+public let kSecAttrAuthenticationTypeMSN: CFString = "msna"
 /// `dpaa`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeDPA: CFString = "dpaa"
+public let kSecAttrAuthenticationTypeDPA: CFString = "dpaa"
 /// `rpaa`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeRPA: CFString = "rpaa"
+public let kSecAttrAuthenticationTypeRPA: CFString = "rpaa"
 /// `http`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTTPBasic: CFString = "http"
+public let kSecAttrAuthenticationTypeHTTPBasic: CFString = "http"
 /// `httd`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTTPDigest: CFString = "httd"
+public let kSecAttrAuthenticationTypeHTTPDigest: CFString = "httd"
 /// `form`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTMLForm: CFString = "form"
+public let kSecAttrAuthenticationTypeHTMLForm: CFString = "form"
 /// `dflt`.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeDefault: CFString = "dflt"
+public let kSecAttrAuthenticationTypeDefault: CFString = "dflt"

@@ -458,7 +458,7 @@ public let secErrorTable: [(name: String, status: OSStatus, message: String)] = 
 ]
 
 /// The table by status, for lookups.
-let secErrorsByStatus: [OSStatus: (name: String, message: String)] = Dictionary(
+package let secErrorsByStatus: [OSStatus: (name: String, message: String)] = Dictionary(
     secErrorTable.map { ($0.status, (name: $0.name, message: $0.message)) },
     uniquingKeysWith: { first, _ in first }
 )

@@ -30,13 +30,7 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
 /// message gets the made-up text "OSStatus N" rather than `nil`.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
     let message = secErrorsByStatus[status]?.message ?? ""
-    return (message.isEmpty ? "OSStatus \(status)" : message) as NSString
-}
-
-/// Apple's constant name for a status, such as `errSecItemNotFound`; `nil` for a status SecBase.h
-/// does not name.
-public func SecErrorName(_ status: OSStatus) -> String? {
-    secErrorsByStatus[status]?.name
+    return message.isEmpty ? "OSStatus \(status)" : message
 }
 
 private func call(

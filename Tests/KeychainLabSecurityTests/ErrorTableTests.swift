@@ -1,3 +1,4 @@
+import KeychainLab
 import KeychainLabSecurity
 import Testing
 
@@ -48,9 +49,9 @@ struct ErrorTableTests {
 
     @Test("names resolve both ways")
     func names() {
-        #expect(SecErrorName(-25300) == "errSecItemNotFound")
-        #expect(SecErrorName(-67853) == "errSecInvalidEncoding")
-        #expect(SecErrorName(1) == nil)
+        #expect(KeychainError.name(of: -25300) == "errSecItemNotFound")
+        #expect(KeychainError.name(of: -67853) == "errSecInvalidEncoding")
+        #expect(KeychainError.name(of: 1) == nil)
         #expect(KeychainError(status: errSecNoSuchAttr).name == "errSecNoSuchAttr")
     }
 

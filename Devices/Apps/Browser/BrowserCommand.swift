@@ -1,5 +1,6 @@
 import DeviceNetwork
 import Foundation
+import KeychainLab
 import Security
 
 /// One browser session, from the command line.
@@ -67,7 +68,7 @@ struct BrowserCommand {
     private func listPasswords() -> Int32 {
         let (status, entries) = SavedPasswords.list(host: target)
         guard status == errSecSuccess || status == errSecItemNotFound else {
-            print("cannot read saved passwords: \(SecErrorName(status) ?? "") (\(status))")
+            print("cannot read saved passwords: \(KeychainError.name(of: status) ?? "") (\(status))")
             return 1
         }
         if entries.isEmpty { print("no saved passwords\(target.map { " for \($0)" } ?? "")") }

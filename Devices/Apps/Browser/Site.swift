@@ -1,5 +1,6 @@
 import DeviceNetwork
 import Foundation
+import KeychainLab
 import Security
 
 /// The browser on one website, as one user: its pages, its forms, and the passwords saved for it.
@@ -133,7 +134,7 @@ struct Site {
         switch answer {
         case "yes":
             let status = SavedPasswords.save(host: host, account: user, password: password)
-            print(status == errSecSuccess ? "password saved" : "not saved: \(SecErrorName(status) ?? "") (\(status))")
+            print(status == errSecSuccess ? "password saved" : "not saved: \(KeychainError.name(of: status) ?? "") (\(status))")
         case "never":
             let status = SavedPasswords.save(host: host, account: SavedPasswords.neverSavedAccount, password: "")
             print(status == errSecSuccess ? "never saving passwords for \(host)" : "not recorded (\(status))")

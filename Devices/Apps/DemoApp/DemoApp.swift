@@ -1,4 +1,5 @@
 import Foundation
+import KeychainLab
 import Security
 import SeedSnippets
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainLab
 import Security
 
 /// Seed 002's four workflows, plus logging out, each printing its steps.
@@ -109,7 +110,7 @@ enum WebWorkflows {
 
     private static func saveToBoth(_ account: SiteAccount, user: String, password: String) {
         let status = account.saveOwn(user: user, password: password)
-        print("\(account.app): saved to its keychain: \(SecErrorName(status) ?? "\(status)")")
+        print("\(account.app): saved to its keychain: \(KeychainError.name(of: status) ?? "\(status)")")
         let error = SharedCredentials.add(domain: account.site, user: user, password: password)
         print("\(account.app): SecAddSharedWebCredential(\(account.site), \(user), •••) -> \(error.map(SharedCredentials.describe) ?? "no error")")
     }

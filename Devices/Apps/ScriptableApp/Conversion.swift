@@ -1,4 +1,5 @@
 import Foundation
+import KeychainLab
 import Security
 
 /// Between the conventional JSON of the command line and the CF values the Security API takes:
@@ -20,7 +21,7 @@ enum Conversion {
     }
 
     static func report(status: OSStatus, result: CFTypeRef?) -> String {
-        let name = SecErrorName(status) ?? "OSStatus \(status)"
+        let name = KeychainError.name(of: status) ?? "OSStatus \(status)"
         let object: [String: Any] = ["status": Int(status), "name": name, "result": json(result) ?? NSNull()]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)

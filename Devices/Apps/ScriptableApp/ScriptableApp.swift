@@ -1,4 +1,5 @@
 import Foundation
+import KeychainLab
 import Security
 
 /// keychainlab-app: an app that makes any SecItem call given as JSON, through the Security module,

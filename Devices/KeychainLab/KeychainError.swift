@@ -1,3 +1,5 @@
+public import KeychainLabSecurity
+
 /// A SecItem call that did not succeed, typed by what apps handle, keeping the raw OSStatus and the
 /// Security framework's message.
 public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -26,12 +28,18 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// `SecCopyErrorMessageString`'s text.
     public var message: String {
-        SecCopyErrorMessageString(status, nil).map { String(describing: $0) } ?? "OSStatus \(status)"
+        SecCopyErrorMessageString(status, nil) ?? "OSStatus \(status)"
     }
 
     /// Apple's constant name, such as `errSecItemNotFound`.
     public var name: String {
-        SecErrorName(status) ?? "OSStatus \(status)"
+        Self.name(of: status) ?? "OSStatus \(status)"
+    }
+
+    /// Apple's constant name for any status, such as `errSecItemNotFound`; `nil` for a status
+    /// SecBase.h does not name. Not a Security function: Apple's framework has none.
+    public static func name(of status: OSStatus) -> String? {
+        secErrorsByStatus[status]?.name
     }
 
     public var description: String {

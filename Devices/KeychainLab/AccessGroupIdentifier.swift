@@ -32,12 +32,3 @@ public struct AccessGroupIdentifier: Hashable, Sendable, CustomStringConvertible
 
     public var description: String { rawValue }
 }
-
-/// `kSecAttrAccessible`, typed.
-public enum KeychainAccessibility: String, Sendable, CaseIterable {
-    case whenUnlocked = "ak"
-    case afterFirstUnlock = "ck"
-    case whenUnlockedThisDeviceOnly = "aku"
-    case afterFirstUnlockThisDeviceOnly = "cku"
-    case whenPasscodeSetThisDeviceOnly = "akpu"
-}

@@ -1,5 +1,6 @@
 import DeviceProtocol
 public import Foundation
+import KeychainLabSecurity
 
 /// The keychain, as a Swift value: generic passwords of one service, optionally in one access
 /// group, configured fluently and never mutated:
