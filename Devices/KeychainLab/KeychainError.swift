@@ -28,7 +28,7 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// `SecCopyErrorMessageString`'s text.
     public var message: String {
-        SecCopyErrorMessageString(status, nil) ?? "OSStatus \(status)"
+        SecCopyErrorMessageString(status, nil).map { String(describing: $0) } ?? "OSStatus \(status)"
     }
 
     /// Apple's constant name, such as `errSecItemNotFound`.

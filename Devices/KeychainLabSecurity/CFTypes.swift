@@ -7,11 +7,7 @@ public typealias OSStatus = Int32
 public typealias CFIndex = Int
 public typealias CFOptionFlags = UInt
 public typealias CFTypeRef = AnyObject
-/// `String`, not `NSString`: on Darwin a CFString key hashes as the `String` it bridges to, so
-/// `AnyHashable(kSecAttrAccount) == AnyHashable("acct")` and a `[AnyHashable: Any]` result looked up
-/// with `kSecAttrAccount` finds the attribute. On Linux an `NSString` never equals a `String` as an
-/// `AnyHashable`, so the constants are Swift strings (`as String` and `as CFString` still compile).
-public typealias CFString = String
+public typealias CFString = NSString
 public typealias CFDictionary = NSDictionary
 public typealias CFMutableDictionary = NSMutableDictionary
 public typealias CFArray = NSArray
@@ -33,7 +29,7 @@ public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 
 /// The error's domain.
 public func CFErrorGetDomain(_ error: CFError!) -> CFString! {
-    error.domain
+    error.domain as NSString
 }
 
 /// The error's code.

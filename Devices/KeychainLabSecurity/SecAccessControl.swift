@@ -34,13 +34,9 @@ public final class SecAccessControl: NSObject, @unchecked Sendable {
 }
 
 /// Makes an access-control object; `nil` (and an error) for an unknown protection.
-///
-/// `protection` is `Any` rather than Apple's `CFTypeRef`: `CFString` is `String` here (so keys
-/// bridge as on Darwin), and a `String` does not convert to `AnyObject` implicitly on Linux. Code
-/// that passes `kSecAttrAccessible…` or `… as CFTypeRef` compiles either way.
 public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?,
-    _ protection: Any,
+    _ protection: CFTypeRef,
     _ flags: SecAccessControlCreateFlags,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {

@@ -30,7 +30,7 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
 /// message gets the made-up text "OSStatus N" rather than `nil`.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
     let message = secErrorsByStatus[status]?.message ?? ""
-    return message.isEmpty ? "OSStatus \(status)" : message
+    return (message.isEmpty ? "OSStatus \(status)" : message) as NSString
 }
 
 private func call(

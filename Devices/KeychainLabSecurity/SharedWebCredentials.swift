@@ -16,16 +16,16 @@ public func SecAddSharedWebCredential(
     _ completionHandler: @escaping (CFError?) -> Void
 ) {
     let handler = CompletionBox(completionHandler)
-    guard !fqdn.isEmpty, !account.isEmpty else {
+    guard fqdn.length > 0, account.length > 0 else {
         let error = SharedCredentialError.osStatus(errSecParam, "fqdn or account was not of type CFString, or not provided")
         DispatchQueue.global().async { handler.value(error) }
         return
     }
     let request = DeviceRequest.sharedWebCredential(
         .addSharedWebCredential,
-        fqdn: fqdn,
-        account: account,
-        password: password
+        fqdn: String(describing: fqdn),
+        account: String(describing: account),
+        password: password.map { String(describing: $0) }
     )
     DispatchQueue.global().async {
         let response = DeviceConnection.shared.send(request)
@@ -42,7 +42,7 @@ public func SecRequestSharedWebCredential(
 ) {
     let handler = CompletionBox(completionHandler)
     let problem: String? =
-        if let fqdn, fqdn.isEmpty { "fqdn was empty or not a CFString" } else if let account, account.isEmpty {
+        if let fqdn, fqdn.length == 0 { "fqdn was empty or not a CFString" } else if let account, account.length == 0 {
             "account was empty or not a CFString"
         } else { nil }
     if let problem {
@@ -52,8 +52,8 @@ public func SecRequestSharedWebCredential(
     }
     let request = DeviceRequest.sharedWebCredential(
         .requestSharedWebCredential,
-        fqdn: fqdn,
-        account: account
+        fqdn: fqdn.map { String(describing: $0) },
+        account: account.map { String(describing: $0) }
     )
     DispatchQueue.global().async {
         let response = DeviceConnection.shared.send(request)
@@ -65,7 +65,7 @@ public func SecRequestSharedWebCredential(
 
 /// A password in Safari's suggested form, `xxx-xxx-xxx-xxx` (spec associations.md d.6).
 public func SecCreateSharedWebCredentialPassword() -> CFString? {
-    SuggestedPassword.make()
+    SuggestedPassword.make().map { $0 as NSString }
 }
 
 /// Carries an app's completion handler to the global queue. Apple's signatures take plain

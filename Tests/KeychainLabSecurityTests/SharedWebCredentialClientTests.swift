@@ -17,7 +17,7 @@ import Testing
     @Test func addRejectsAnEmptyFQDNOrAccount() async {
         for (fqdn, account) in [("", "alice"), ("example.com", "")] {
             let message = await Self.completion { (done: @escaping @Sendable (String?) -> Void) in
-                SecAddSharedWebCredential(fqdn, account, "pw") { error in
+                SecAddSharedWebCredential(fqdn as NSString, account as NSString, "pw" as NSString) { error in
                     done(error.map { "\($0.code) \($0.localizedDescription)" })
                 }
             }
@@ -32,7 +32,7 @@ import Testing
         ]
         for (fqdn, account, expected) in cases {
             let (hadArray, message) = await Self.completion { (done: @escaping @Sendable ((Bool, String?)) -> Void) in
-                SecRequestSharedWebCredential(fqdn, account) { credentials, error in
+                SecRequestSharedWebCredential(fqdn.map { $0 as NSString }, account.map { $0 as NSString }) { credentials, error in
                     done((credentials != nil, error.map { "\($0.domain) \($0.code) \($0.localizedDescription)" }))
                 }
             }
@@ -43,7 +43,7 @@ import Testing
 
     @Test func outsideADeviceACallIsNotAvailableWithAnEmptyArray() async {
         let (count, code) = await Self.completion { (done: @escaping @Sendable ((Int?, Int?)) -> Void) in
-            SecRequestSharedWebCredential("example.com", nil) { credentials, error in
+            SecRequestSharedWebCredential("example.com" as NSString, nil) { credentials, error in
                 done((credentials?.count, error?.code))
             }
         }

@@ -14,18 +14,18 @@ enum SharedCredentials {
         switch command {
         case "add-web-credential":
             guard (2...3).contains(arguments.count) else { ScriptableApp.fail("usage: add-web-credential FQDN ACCOUNT [PASSWORD]") }
-            let password: CFString? = arguments.count == 3 ? arguments[2] : nil
+            let password: CFString? = arguments.count == 3 ? arguments[2] as NSString : nil
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var received: CFError?
-            SecAddSharedWebCredential(arguments[0], arguments[1], password) { error in
+            SecAddSharedWebCredential(arguments[0] as NSString, arguments[1] as NSString, password) { error in
                 received = error
                 done.signal()
             }
             done.wait()
             print(report(error: received, credentials: nil, includeCredentials: false))
         case "request-web-credential":
-            let fqdn: CFString? = arguments.first.flatMap { $0 == "-" ? nil : $0 }
-            let account: CFString? = arguments.count > 1 ? arguments[1] : nil
+            let fqdn: CFString? = arguments.first.flatMap { $0 == "-" ? nil : $0 as NSString }
+            let account: CFString? = arguments.count > 1 ? arguments[1] as NSString : nil
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var received: (CFArray?, CFError?) = (nil, nil)
             SecRequestSharedWebCredential(fqdn, account) { credentials, error in
