@@ -16,6 +16,10 @@ public struct TeamID: Hashable, Comparable, Sendable, Codable, CustomStringConve
         self.rawValue = rawValue
     }
 
+    /// The team standing in for Apple's platform signing: what it signs, devices and keychaind treat
+    /// as Apple's own binaries (a real platform binary has no team; spec keychain.md §1.6).
+    public static let platform = try! TeamID("0000000000")
+
     private static let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
 
     /// The prefix Xcode writes for `$(TeamIdentifierPrefix)` or `$(AppIdentifierPrefix)`: the ID and a dot.

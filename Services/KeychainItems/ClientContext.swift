@@ -17,6 +17,8 @@ public struct ClientContext: Hashable, Sendable {
     public let isAppClip: Bool
     /// Whether the caller is entitled `com.apple.private.keychain.deny`: no keychain at all.
     public let isDenied: Bool
+    /// Whether the caller is an eligible platform binary, which alone may hold `*` (§1.6).
+    public let mayHoldWildcard: Bool
 
     /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order).
     public init(
@@ -26,15 +28,33 @@ public struct ClientContext: Hashable, Sendable {
         deviceKeychain: String,
         accountKeychain: String?,
         isAppClip: Bool = false,
-        isDenied: Bool = false
+        isDenied: Bool = false,
+        mayHoldWildcard: Bool = false
     ) {
         self.appID = appID
-        self.accessGroups = Self.securitydGroups(entitledGroups.map(\.rawValue), platform: device.platform)
+        self.accessGroups = device.platform.heldAccessGroups(entitledGroups.map(\.rawValue))
         self.device = device
         self.deviceKeychain = deviceKeychain
         self.accountKeychain = accountKeychain
         self.isAppClip = isAppClip
         self.isDenied = isDenied
+        self.mayHoldWildcard = mayHoldWildcard
+    }
+
+    /// Whether the caller holds `*`: every group, with no group condition on what it reads.
+    public var holdsWildcard: Bool {
+        accessGroups.contains(WildcardAccessGroup.name)
+    }
+
+    /// securityd refuses a client holding `*` that is not an eligible platform binary before it
+    /// executes anything. Apple's securityd then sends an empty reply, whose status the caller sees
+    /// is unconfirmed; the lab answers errSecMissingEntitlement (-34018) with the reason.
+    func checkWildcard(call: String) throws(SecItemError) {
+        guard holdsWildcard, !mayHoldWildcard else { return }
+        throw SecItemError(
+            .missingEntitlement,
+            "\(call): \(appID) holds the access group '*', which securityd honours only for Apple's platform binaries on its allow-list"
+        )
     }
 
     /// An App Clip may hold only its own application identifier as access group, with the token
@@ -51,18 +71,6 @@ public struct ClientContext: Hashable, Sendable {
         throw SecItemError(.restrictedAPI, "\(call): an App Clip's items cannot be synchronizable")
     }
 
-    /// The group list securityd keeps (spec keychain.md §1.1 steps 3–4): the token group, when
-    /// listed, moves to the end so it can never be the default; macOS adds it for every client
-    /// with groups, iOS only when the app lists it.
-    static func securitydGroups(_ groups: [String], platform: Platform) -> [String] {
-        let token = AccessGroup.token.rawValue
-        var list = groups.filter { $0 != token }
-        if groups.contains(token) || (platform == .macos && !groups.isEmpty) {
-            list.append(token)
-        }
-        return list
-    }
-
     /// The groups a write may target: every group but the read-only token group (§1.7).
     public var writableGroups: [String] {
         accessGroups.filter { $0 != AccessGroup.token.rawValue }
@@ -70,12 +78,12 @@ public struct ClientContext: Hashable, Sendable {
 
     /// Whether `group` is in the list (exact, case-sensitive: §1.3).
     public func mayRead(_ group: String) -> Bool {
-        accessGroups.contains(group)
+        holdsWildcard || accessGroups.contains(group)
     }
 
     /// Whether `group` is writable.
     public func mayWrite(_ group: String) -> Bool {
-        writableGroups.contains(group)
+        holdsWildcard || writableGroups.contains(group)
     }
 
     /// The keychains a query with this sync condition reads.

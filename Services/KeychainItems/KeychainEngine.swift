@@ -26,6 +26,7 @@ public struct KeychainEngine: Sendable {
             return .failure(SecItemError(.notAvailable, "\(client.appID) is entitled com.apple.private.keychain.deny"))
         }
         do {
+            try client.checkWildcard(call: "securityd")
             return try await body()
         } catch let error as SecItemError {
             return .failure(error)
@@ -75,7 +76,7 @@ public struct KeychainEngine: Sendable {
         return ItemFilter(
             keychains: keychains,
             itemClass: query.itemClass,
-            accessGroups: query.accessGroup.map { [$0] } ?? groups,
+            accessGroups: query.accessGroup.map { [$0] } ?? (client.holdsWildcard ? nil : groups),
             synchronizable: synchronizable,
             attributes: attributes,
             uuid: uuid,

@@ -101,7 +101,12 @@ struct KeychainCalls: Sendable {
             deviceKeychain: "device:\(device)",
             accountKeychain: account.map { "icloud:\($0)" },
             isAppClip: entry.app.entitlements.isAppClip,
-            isDenied: entry.app.entitlements.isDeniedKeychain
+            isDenied: entry.app.entitlements.isDeniedKeychain,
+            mayHoldWildcard: WildcardAccessGroup.isEligible(
+                team: entry.app.teamID,
+                signingIdentifier: entry.app.codeDirectory.identifier.rawValue,
+                on: state.platform
+            )
         )
     }
 

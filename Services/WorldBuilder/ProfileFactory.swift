@@ -7,7 +7,7 @@ enum ProfileFactory {
     /// The entitlements a profile allows for `app` of `team`: its App ID (explicit or wildcard), the
     /// team, `PREFIX.*` keychain groups and the token group, `get-task-allow` for development, and for
     /// explicit App IDs the team's registered app groups, any associated domain and, for an App
-    /// Clip, `on-demand-install-capable`.
+    /// Clip, `on-demand-install-capable`; then what the world's `profile: grants:` adds.
     static func allowedEntitlements(for app: App, team: Team) -> Entitlements {
         var allowed = Entitlements()
         let appID = app.appIDKind == .explicit ? AppIDPattern(explicit: app.appID) : AppIDPattern(wildcard: app.appIDPrefix)
@@ -29,6 +29,13 @@ enum ProfileFactory {
             // The portal gives an App Clip's App ID the On Demand Install capability.
             if app.entitlements.isAppClip {
                 allowed[EntitlementKey.onDemandInstallCapable] = .bool(true)
+            }
+        }
+        for (key, granted) in app.profile.grants.values {
+            if case .array(let given)? = allowed[key], case .array(let more) = granted {
+                allowed[key] = .array(given + more)
+            } else {
+                allowed[key] = granted
             }
         }
         return allowed

@@ -14,6 +14,7 @@ extension App {
         let team = try mapping.required("team").parse { text throws(IdentityError) in try TeamID(text) }
         let seed = try mapping.optional("bundleSeedID")?.parse { text throws(IdentityError) in try TeamID(text) }
         let platform = try mapping.optional("platform").map { value throws(WorldError) in try value.choice(Platform.self) } ?? .ios
+        let variables = BuildVariables(appIDPrefix: seed ?? team, team: team, bundleID: bundleID)
         self.init(
             bundleID: bundleID,
             name: try mapping.optional("name")?.string() ?? String(bundleID.rawValue.split(separator: ".").last!),
@@ -21,7 +22,8 @@ extension App {
             bundleSeedID: seed,
             platform: platform,
             appIDKind: try mapping.optional("appID").map { value throws(WorldError) in try value.choice(AppIDKind.self) } ?? .explicit,
-            profile: try mapping.optional("profile").map { value throws(WorldError) in try ProfileSpec(yaml: value) } ?? ProfileSpec(),
+            profile: try mapping.optional("profile").map { value throws(WorldError) in try ProfileSpec(yaml: value, variables: variables) }
+                ?? ProfileSpec(),
             executable: try mapping.optional("executable").map { value throws(WorldError) in context.resolve(try value.string()) },
             program: try mapping.optional("program").map { value throws(WorldError) in try Self.program(value) },
             signedBy: try mapping.optional("signedBy")?.parse { text throws(IdentityError) in try TeamID(text) },
@@ -61,12 +63,14 @@ extension App {
 
     /// Reads entitlements as written in an `.entitlements` file and expands Xcode's build variables.
     private static func entitlements(_ value: YAMLValue, variables: BuildVariables) throws(WorldError) -> Entitlements {
-        let listKeys = [
-            EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups, EntitlementKey.associatedDomains,
-        ]
+        // Group lists may hold a non-string element, as a real signature can: securityd then ignores
+        // the whole entitlement (spec keychain.md §1.1), which a world may mean to show.
+        let groupLists = [EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups]
         var result = Entitlements()
         for (key, element) in try value.openMapping() {
-            if listKeys.contains(key) {
+            if groupLists.contains(key) {
+                _ = try element.sequence()
+            } else if key == EntitlementKey.associatedDomains {
                 _ = try element.strings()
             } else if key == EntitlementKey.getTaskAllow {
                 _ = try element.bool()
@@ -78,10 +82,11 @@ extension App {
 }
 
 extension ProfileSpec {
-    static let keys = ["type", "devices", "validDays", "expired"]
+    static let keys = ["type", "devices", "validDays", "expired", "grants"]
 
-    /// `development`, `distribution`, or a mapping with the details.
-    init(yaml value: YAMLValue) throws(WorldError) {
+    /// `development`, `distribution`, or a mapping with the details; `grants` expands Xcode's build
+    /// variables as the app's entitlements do.
+    init(yaml value: YAMLValue, variables: BuildVariables) throws(WorldError) {
         if value.isScalar {
             self.init(kind: try value.choice(ProvisioningProfile.Kind.self))
             return
@@ -95,7 +100,12 @@ extension ProfileSpec {
             kind: try mapping.optional("type")?.choice(ProvisioningProfile.Kind.self) ?? .development,
             devices: try mapping.optional("devices")?.strings(),
             validDays: days,
-            expired: try mapping.optional("expired")?.bool() ?? false
+            expired: try mapping.optional("expired")?.bool() ?? false,
+            grants: try mapping.optional("grants").map { value throws(WorldError) in
+                var grants = Entitlements()
+                for (key, element) in try value.openMapping() { grants[key] = try element.plistValue(expanding: variables) }
+                return grants
+            } ?? Entitlements()
         )
     }
 }

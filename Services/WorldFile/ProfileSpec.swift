@@ -10,17 +10,23 @@ public struct ProfileSpec: Hashable, Sendable {
     public var validDays: Int
     /// Makes a profile that expired yesterday, to show the refusal.
     public var expired: Bool
+    /// Entitlements the portal adds to the profile beyond what it gives every app of the team, as
+    /// Apple grants managed capabilities on request (an array adds its elements to the profile's).
+    /// How a world lets an app claim what securityd's own tests claim.
+    public var grants: Entitlements
 
     /// A profile description; the default is a development profile for every device, valid a year.
     public init(
         kind: ProvisioningProfile.Kind = .development,
         devices: [String]? = nil,
         validDays: Int = 365,
-        expired: Bool = false
+        expired: Bool = false,
+        grants: Entitlements = Entitlements()
     ) {
         self.kind = kind
         self.devices = devices
         self.validDays = validDays
         self.expired = expired
+        self.grants = grants
     }
 }

@@ -2,7 +2,7 @@ public import AppIdentity
 
 extension World {
     /// The team standing in for Apple's platform signing (a real platform binary has no team).
-    public static let platformTeam = Team(id: try! TeamID("0000000000"), name: "Apple Platform (KeychainLab)", isPlatform: true)
+    public static let platformTeam = Team(id: .platform, name: "Apple Platform (KeychainLab)")
     /// The browser's bundle ID: Safari's.
     public static let browserBundleID = try! BundleID("com.apple.mobilesafari")
 

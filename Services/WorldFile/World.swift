@@ -48,14 +48,14 @@ public struct Team: Hashable, Sendable {
     /// The application groups registered to the team; its profiles may grant these and no others.
     public var appGroups: [String]
     /// The stand-in for Apple's own signing of its platform apps (the browser): its profiles may
-    /// also grant Apple's private keychain group `com.apple.cfnetwork`. Never set from YAML.
-    public var isPlatform: Bool
+    /// also grant Apple's private keychain group `com.apple.cfnetwork`. True for team `0000000000`
+    /// (``TeamID/platform``) and only for it, whether the world declares it or not.
+    public var isPlatform: Bool { id == .platform }
 
     /// A team from its parts.
-    public init(id: TeamID, name: String, appGroups: [String] = [], isPlatform: Bool = false) {
+    public init(id: TeamID, name: String, appGroups: [String] = []) {
         self.id = id
         self.name = name
         self.appGroups = appGroups
-        self.isPlatform = isPlatform
     }
 }

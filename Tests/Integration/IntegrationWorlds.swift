@@ -99,4 +99,91 @@ enum IntegrationWorlds {
             osVersion: "17.4"
             apps: [com.example.AppOne.Clip, com.example.Greedy.Clip]
         """
+
+    /// The apps securityd's own tests use that a profile must grant (`profile: grants:`): associated
+    /// application identifiers written as Apple's tests write them (no team prefix), a group list
+    /// holding a number, and another team's app denied the keychain.
+    static let securitydApps = """
+        name: securityd-apps
+        teams:
+          - {id: ABCDE12345, name: Example Inc.}
+          - {id: OTHER98765, name: Other Corp}
+        apps:
+          - bundleID: com.example.Associated
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements:
+              keychain-access-groups: [$(AppIdentifierPrefix)com.example.Shared]
+              com.apple.developer.associated-application-identifier: [com.apple.security.test.assoc]
+            profile:
+              grants:
+                com.apple.developer.associated-application-identifier: [com.apple.security.test.assoc]
+          - bundleID: com.example.Ungranted
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements:
+              com.apple.developer.associated-application-identifier: [com.apple.security.test.assoc]
+          - bundleID: com.example.Malformed
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements:
+              keychain-access-groups: [$(AppIdentifierPrefix)com.example.Shared, 42]
+            profile:
+              grants:
+                keychain-access-groups: [42]
+          - bundleID: com.other.Denied
+            team: OTHER98765
+            program: keychainlab-app
+            entitlements:
+              com.apple.private.keychain.deny: true
+            profile:
+              grants:
+                com.apple.private.keychain.deny: true
+        devices:
+          - id: phone
+            osVersion: "17.4"
+            apps: [com.example.Associated, com.example.Ungranted, com.example.Malformed, com.other.Denied]
+          - id: mac
+            platform: macos
+            osVersion: "14.5"
+            apps: [com.example.Associated]
+        """
+
+    /// Clients holding the access group `*` on a Mac: Keychain Access (a platform binary on
+    /// securityd's allow-list), a platform binary that is not on it, and a third-party app.
+    static let platformBinaries = """
+        name: platform-binaries
+        teams:
+          - {id: 0000000000, name: Apple}
+          - {id: ABCDE12345, name: Example Inc.}
+        apps:
+          - bundleID: com.apple.keychainaccess
+            team: 0000000000
+            platform: macos
+            program: keychainlab-app
+            entitlements: {keychain-access-groups: ["*"]}
+            profile: {grants: {keychain-access-groups: ["*"]}}
+          - bundleID: com.apple.Notes
+            team: 0000000000
+            platform: macos
+            program: keychainlab-app
+            entitlements: {keychain-access-groups: ["*"]}
+            profile: {grants: {keychain-access-groups: ["*"]}}
+          - bundleID: com.example.Greedy
+            team: ABCDE12345
+            platform: macos
+            program: keychainlab-app
+            entitlements: {keychain-access-groups: ["*"]}
+            profile: {grants: {keychain-access-groups: ["*"]}}
+          - bundleID: com.example.MacApp
+            team: ABCDE12345
+            platform: macos
+            program: keychainlab-app
+            entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)com.example.Shared]}
+        devices:
+          - id: mac
+            platform: macos
+            osVersion: "14.5"
+            apps: [com.apple.keychainaccess, com.apple.Notes, com.example.Greedy, com.example.MacApp]
+        """
 }

@@ -216,6 +216,11 @@ import WorldTestSupport
                     entitlements:
                       com.apple.security.application-groups: [group.a, group.b]
                       com.apple.developer.associated-domains: [webcredentails:example.com, webcredentials:example.com]
+                  - bundleID: com.example.Two
+                    team: ABCDE12345
+                    program: PROGRAM
+                    entitlements:
+                      keychain-access-groups: [$(AppIdentifierPrefix)shared, 42]
                 devices: []
                 """
             try Data(world.replacingOccurrences(of: "PROGRAM", with: "keychainlab-ap").utf8).write(to: file)
@@ -228,7 +233,8 @@ import WorldTestSupport
             #expect(warned.stderr.contains("claims app group group.b, but team OTHER98765 registers it"), "\(warned.stderr)")
             #expect(!warned.stderr.contains("group.a"))
             #expect(warned.stderr.contains("'webcredentails' is not a service"))
-            #expect(warned.stderr.split(separator: "\n").count == 2)
+            #expect(warned.stderr.contains("com.example.Two: keychain-access-groups holds an element that is not text"))
+            #expect(warned.stderr.split(separator: "\n").count == 3)
         }
     }
 }

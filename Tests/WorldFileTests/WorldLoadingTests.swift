@@ -31,6 +31,34 @@ import WorldFile
         #expect(world.devices.allSatisfy { $0.apps.count == world.apps.count })
     }
 
+    /// `profile: grants:` adds to what the portal allows, build variables expanded; a group list may
+    /// hold a number (securityd ignores such a list, which a world may mean to show).
+    @Test func profilesGrantWhatTheWorldSays() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345}]
+                apps:
+                  - bundleID: com.example.a
+                    team: ABCDE12345
+                    entitlements:
+                      keychain-access-groups: [$(AppIdentifierPrefix)shared, 42]
+                    profile:
+                      grants:
+                        com.apple.private.keychain.deny: true
+                        com.apple.developer.associated-application-identifier: [$(AppIdentifierPrefix)other]
+                """,
+            file: "grants.yaml"
+        )
+        let app = try #require(world.apps.first)
+        #expect(app.profile.grants[EntitlementKey.keychainDeny] == PlistValue.bool(true))
+        #expect(app.profile.grants[EntitlementKey.associatedApplicationIdentifier] == PlistValue.array([.string("ABCDE12345.other")]))
+        #expect(app.entitlements[EntitlementKey.keychainAccessGroups] == PlistValue.array([.string("ABCDE12345.shared"), .integer(42)]))
+        #expect(app.entitlements.keychainAccessGroups == nil)
+        #expect(throws: WorldError.self) {
+            try World.parse(yaml: "teams: [{id: ABCDE12345}]\napps: [{bundleID: a.b, team: ABCDE12345, profile: {grant: {}}}]", file: "typo.yaml")
+        }
+    }
+
     @Test func xcodeAddsTheIdentifiersItSigns() throws {
         let world = try World.parse(
             yaml: """

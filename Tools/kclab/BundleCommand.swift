@@ -1,5 +1,5 @@
-import AppIdentity
-import ArgumentParser
+public import AppIdentity
+public import ArgumentParser
 import CMSSupport
 import Foundation
 
@@ -18,9 +18,12 @@ extension BundleCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a bundle as a device does at install, and print its identity as JSON.",
             discussion: """
-                Prints {"valid", "appID", "teamID", "accessGroups", "associatedDomains", "reasons"}. \
-                Access groups are in Apple's order: keychain-access-groups, the application identifier, \
-                then application groups. Exits 1 when the bundle is invalid.
+                Prints {"valid", "appID", "teamID", "accessGroups", "platform", "deviceAccessGroups", \
+                "associatedDomains", "reasons"}. accessGroups are in the signature's order: \
+                keychain-access-groups, associated application identifiers, the application identifier, \
+                then application groups. deviceAccessGroups is the list as a device of --platform holds \
+                it: the token group moved last, and on macOS added when not listed. Exits 1 when the \
+                bundle is invalid.
                 """
         )
 
@@ -33,6 +36,9 @@ extension BundleCommand {
         @Option(name: .long, help: "The UDID of the device to install on; development profiles must list it.")
         var device: String?
 
+        @Option(name: .long, help: "The platform of that device (ios, macos); by default the bundle's own.")
+        var platform: Platform?
+
         func run() throws {
             let store: TrustStore
             do {
@@ -41,12 +47,18 @@ extension BundleCommand {
                 throw fail("\(error)", code: 2)
             }
             let verdict = BundleVerifier(trust: store).verify(bundleAt: URL(fileURLWithPath: bundle), device: device)
+            // Xcode writes a Mac app's identifier under com.apple.application-identifier.
+            let builtFor: Platform = verdict.entitlements?[EntitlementKey.macApplicationIdentifier] != nil ? .macos : .ios
+            let target = platform ?? builtFor
+            let held = verdict.valid ? target.heldAccessGroups(verdict.accessGroups.map(\.rawValue)) : []
             say(
                 try JSONOutput.object([
                     ("valid", verdict.valid),
                     ("appID", verdict.appID),
                     ("teamID", verdict.teamID),
                     ("accessGroups", verdict.accessGroups),
+                    ("platform", target.rawValue),
+                    ("deviceAccessGroups", held),
                     ("associatedDomains", verdict.associatedDomains),
                     ("reasons", verdict.reasons),
                 ])
@@ -81,3 +93,5 @@ enum TrustAnchors {
         throw NotFound(path: path)
     }
 }
+
+extension Platform: ExpressibleByArgument {}

@@ -92,7 +92,8 @@ extension WorldCommand {
         /// What the file allows but fails later: a program KeychainLab did not build (an error:
         /// `world build` stops there), and what installs or verifies with a refusal (warnings: a
         /// world may mean them, to show the refusal): an app group its team did not register, an
-        /// associated-domains entry that is not one (a misspelled service).
+        /// associated-domains entry that is not one (a misspelled service), a group list with an
+        /// element that is not text.
         static func laterFailures(_ world: World) -> (errors: [String], warnings: [String]) {
             var errors: [String] = []
             var warnings: [String] = []
@@ -106,6 +107,11 @@ extension WorldCommand {
                 for (group, owner) in world.unregisteredAppGroups(of: app) {
                     let why = owner.map { "team \($0) registers it, not \(app.team.rawValue)" } ?? "no team registers it (appGroups)"
                     warnings.append("\(app.bundleID) claims app group \(group), but \(why): it will be refused at install (entitlement-not-allowed)")
+                }
+                for key in [EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups] {
+                    if case .array = app.entitlements[key], app.entitlements[key]?.strings == nil {
+                        warnings.append("\(app.bundleID): \(key) holds an element that is not text, so securityd ignores the whole entitlement")
+                    }
                 }
                 for entry in app.entitlements.associatedDomains {
                     do {

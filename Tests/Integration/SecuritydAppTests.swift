@@ -1,0 +1,109 @@
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+import Testing
+import WorldTestSupport
+
+/// The apps securityd's own tests use, declared with `profile: grants:` and run on real devices.
+@Suite(.serialized) struct SecuritydAppTests {
+    typealias W = IntegrationWorlds
+
+    static func groups(_ lab: RunningLab, _ app: String, on device: String = W.phone) throws -> [String] {
+        let response = try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.run, app: app, arguments: ["groups"]))
+        return (response.output ?? "").split(separator: "\n").map(String.init)
+    }
+
+    static func password(_ account: String, group: String? = nil) -> [String: SecValue] {
+        var query: [String: SecValue] = [
+            "class": .string("genp"), "svce": .string("securityd"), "acct": .string(account), "v_Data": .data(Data("pw".utf8)),
+        ]
+        if let group { query["agrp"] = .string(group) }
+        return query
+    }
+
+    /// An associated application identifier comes after keychain-access-groups and before the app
+    /// ID (securityd's order, test `testEntitlementsAssociatedAppID`), and is a group like the others;
+    /// without the profile's grant the app is refused at install.
+    @Test func associatedApplicationIdentifiersAreGroups() async throws {
+        try await withLab(W.securitydApps) { (lab: RunningLab) async throws in
+            let app = "com.example.Associated"
+            #expect(
+                try Self.groups(lab, app) == ["ABCDE12345.com.example.Shared", "com.apple.security.test.assoc", "ABCDE12345.com.example.Associated"]
+            )
+            #expect(try lab.status(.add, on: W.phone, as: app, Self.password("a", group: "com.apple.security.test.assoc")) == 0)
+            let found = try lab.call(
+                .copyMatching,
+                on: W.phone,
+                as: app,
+                ["class": .string("genp"), "acct": .string("a"), "r_Attributes": .bool(true)]
+            )
+            #expect(found.result?.dictionaryValue?["agrp"] == .string("com.apple.security.test.assoc"))
+            let phone = try #require(lab.device(W.phone))
+            let refused = try #require(phone.refused["com.example.Ungranted"])
+            #expect(refused.contains { $0.hasPrefix("entitlement-not-allowed") && $0.contains("associated-application-identifier") }, "\(refused)")
+        }
+    }
+
+    /// A keychain-access-groups list holding a number is ignored whole: the app keeps only its app ID.
+    @Test func aGroupListWithANumberIsIgnoredWhole() async throws {
+        try await withLab(W.securitydApps) { (lab: RunningLab) async throws in
+            let app = "com.example.Malformed"
+            #expect(try Self.groups(lab, app) == ["ABCDE12345.com.example.Malformed"])
+            #expect(try lab.status(.add, on: W.phone, as: app, Self.password("m", group: "ABCDE12345.com.example.Shared")) == -34018)
+            #expect(try lab.status(.add, on: W.phone, as: app, Self.password("m")) == 0)
+        }
+    }
+
+    /// Another team's app granted com.apple.private.keychain.deny gets errSecNotAvailable for every call.
+    @Test func anotherTeamsAppDeniedTheKeychain() async throws {
+        try await withLab(W.securitydApps) { (lab: RunningLab) async throws in
+            let app = "com.other.Denied"
+            #expect(try lab.status(.add, on: W.phone, as: app, Self.password("d")) == -25291)
+            #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp")]) == -25291)
+            #expect(try lab.status(.delete, on: W.phone, as: app, ["class": .string("genp")]) == -25291)
+        }
+    }
+
+    /// `kclab bundle verify --platform` shows the list as that device holds it: a macOS device adds
+    /// the token group, an iOS device leaves it out.
+    @Test func bundleVerifyShowsTheListADeviceHolds() async throws {
+        try await withLab(W.securitydApps) { (lab: RunningLab) async throws in
+            let bundle = lab.state.builtWorld.appending(path: "apps/com.example.Associated.app").path
+            let signed = ["ABCDE12345.com.example.Shared", "com.apple.security.test.assoc", "ABCDE12345.com.example.Associated"]
+            for (platform, held) in [("ios", signed), ("macos", signed + ["com.apple.token"])] {
+                let result = try run(kclab, ["bundle", "verify", bundle, "--trust", lab.state.builtWorld.path, "--platform", platform])
+                #expect(result.status == 0, "\(result.stderr)")
+                let verdict = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                #expect(verdict["accessGroups"] as? [String] == signed)
+                #expect(verdict["platform"] as? String == platform)
+                #expect(verdict["deviceAccessGroups"] as? [String] == held)
+            }
+            let unknown = try run(kclab, ["bundle", "verify", bundle, "--trust", lab.state.builtWorld.path, "--platform", "watchos"])
+            #expect(unknown.status == 2 || unknown.status == 64, "\(unknown.stderr)")
+        }
+    }
+
+    /// `*` is every group for Keychain Access, an Apple platform binary on securityd's allow-list; any
+    /// other client holding it is refused before the call runs.
+    @Test func onlyAllowListedPlatformBinariesHoldEveryGroup() async throws {
+        try await withLab(W.platformBinaries) { (lab: RunningLab) async throws in
+            let shared = "ABCDE12345.com.example.Shared"
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", Self.password("mac")) == 0)
+            let all: [String: SecValue] = ["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Attributes": .bool(true)]
+            let found = try lab.call(.copyMatching, on: W.mac, as: "com.apple.keychainaccess", all)
+            #expect(found.status == 0, "\(found.reason ?? "")")
+            guard case .array(let items)? = found.result else {
+                Issue.record("expected an array of attributes, got \(String(describing: found.result))")
+                return
+            }
+            #expect(items.compactMap { $0.dictionaryValue?["agrp"]?.string } == [shared])
+            #expect(try lab.status(.add, on: W.mac, as: "com.apple.keychainaccess", Self.password("ka", group: shared)) == 0)
+            for app in ["com.apple.Notes", "com.example.Greedy"] {
+                let refused = try lab.call(.copyMatching, on: W.mac, as: app, all)
+                #expect(refused.status == -34018, "\(app)")
+                #expect(refused.reason?.contains("holds the access group '*'") == true, "\(refused.reason ?? "")")
+            }
+        }
+    }
+}
