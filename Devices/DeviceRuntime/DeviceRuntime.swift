@@ -26,7 +26,8 @@ public enum DeviceRuntime {
             verifier: BundleVerifier(trust: trust),
             layout: layout,
             destination: configuration.appsFolder,
-            udid: declaration.udid
+            udid: declaration.udid,
+            platform: declaration.platform
         )
         let (installed, refused) = try installer.install(declaration.apps)
         for (bundleID, reasons) in refused.sorted(by: { $0.key < $1.key }) {

@@ -11,6 +11,8 @@ struct Installer {
     let layout: WorldLayout
     let destination: URL
     let udid: String
+    /// The device's platform: a Mac installs apps signed without a profile, iOS does not.
+    let platform: Platform
 
     struct Installed: Sendable {
         let bundleID: String
@@ -41,7 +43,7 @@ struct Installer {
             return .failure(Refusal(reasons: ["the world declares no update of \(bundleID)"]))
         }
         let staging = destination.appending(path: ".staging")
-        switch Installer(verifier: verifier, layout: layout, destination: staging, udid: udid).install(bundleID, from: source) {
+        switch Installer(verifier: verifier, layout: layout, destination: staging, udid: udid, platform: platform).install(bundleID, from: source) {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let staged):
@@ -92,7 +94,7 @@ struct Installer {
         } catch {
             return .failure(Refusal(reasons: ["bundle-layout: the bundle cannot be read: \(error.localizedDescription)"]))
         }
-        let verdict = verifier.verify(bundleAt: target, device: udid)
+        let verdict = verifier.verify(bundleAt: target, device: udid, platform: platform)
         guard verdict.valid, let bundle = try? AppBundle(at: target) else {
             try? FileManager.default.removeItem(at: target)
             return .failure(Refusal(reasons: verdict.reasons.map(\.description)))

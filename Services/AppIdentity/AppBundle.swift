@@ -6,7 +6,8 @@ public import Foundation
 /// ```
 /// AppOne.app/
 ///   Info.plist                              CFBundleIdentifier, CFBundleExecutable, ...
-///   embedded.mobileprovision                the CMS-signed provisioning profile
+///   embedded.mobileprovision                the CMS-signed provisioning profile (absent for a Mac
+///                                           app signed with Developer ID and no profile)
 ///   archived-expanded-entitlements.xcent    the signed entitlements, readable
 ///   AppOne                                  the executable
 ///   _CodeSignature/CodeSignature            CMS by the team certificate over the code directory
@@ -46,7 +47,12 @@ public struct AppBundle: Sendable {
         }
         bundleIdentifier = identifier
         executableName = executable
-        signed = SignedApp(profile: try Self.read(url, Layout.profile), codeSignature: try Self.read(url, Layout.codeSignature))
+        // No profile is an empty one: only a Mac installs such a bundle (SignatureVerifier).
+        let hasProfile = FileManager.default.fileExists(atPath: url.appending(path: Layout.profile).path)
+        signed = SignedApp(
+            profile: hasProfile ? try Self.read(url, Layout.profile) : Data(),
+            codeSignature: try Self.read(url, Layout.codeSignature)
+        )
         entitlementsFile = try? Data(contentsOf: url.appending(path: Layout.entitlements))
     }
 

@@ -13,20 +13,21 @@ public struct BundleVerifier: Sendable {
         signatures = SignatureVerifier(trust: trust)
     }
 
-    /// Verifies the bundle at `url`; with `device`, also that a development profile provisions it.
-    public func verify(bundleAt url: URL, device: String? = nil, at date: Date = Date()) -> InstallVerdict {
+    /// Verifies the bundle at `url`; with `device`, also that a development profile provisions it;
+    /// `platform` is the device's, which decides whether an app without a profile may install.
+    public func verify(bundleAt url: URL, device: String? = nil, platform: Platform? = nil, at date: Date = Date()) -> InstallVerdict {
         let bundle: AppBundle
         do {
             bundle = try AppBundle(at: url)
         } catch {
             return InstallVerdict(appID: nil, teamID: nil, accessGroups: [], associatedDomains: [], reasons: [Refusal(.bundleLayout, error.message)])
         }
-        return verify(bundle, device: device, at: date)
+        return verify(bundle, device: device, platform: platform, at: date)
     }
 
     /// Verifies a bundle already read.
-    public func verify(_ bundle: AppBundle, device: String? = nil, at date: Date = Date()) -> InstallVerdict {
-        let check = signatures.verify(bundle.signed, device: device, at: date)
+    public func verify(_ bundle: AppBundle, device: String? = nil, platform: Platform? = nil, at date: Date = Date()) -> InstallVerdict {
+        let check = signatures.verify(bundle.signed, device: device, platform: platform, at: date)
         var reasons = check.refusals
         if let directory = check.codeDirectory {
             reasons += fileRefusals(bundle, directory)

@@ -14,6 +14,14 @@ extension Entitlements {
         return names.compactMap { try? AccessGroup($0) }
     }
 
+    /// The access groups of entitlements no profile validated, as macOS's securityd forms them for a
+    /// binary signed without a provisioning profile (spec keychain.md §1.1 step 2): only
+    /// `keychain-access-groups` counts; the application identifier, associated identifiers and
+    /// application groups are dropped silently.
+    public var unvalidatedAccessGroups: [AccessGroup] {
+        (keychainAccessGroups ?? []).compactMap { try? AccessGroup($0) }
+    }
+
     /// The group `SecItemAdd` uses when the caller names none: the first of ``accessGroups``.
     public var defaultAccessGroup: AccessGroup? {
         accessGroups.first

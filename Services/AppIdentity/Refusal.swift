@@ -12,6 +12,8 @@ public struct Refusal: Hashable, Sendable, CustomStringConvertible {
         case profileDates = "profile-dates"
         /// A development profile that does not list the device.
         case deviceNotProvisioned = "device-not-provisioned"
+        /// No provisioning profile, on a device that installs nothing without one (every iOS device).
+        case profileRequired = "profile-required"
         /// The code signature is not a CMS message, or does not match its content.
         case codeSignature = "code-signature"
         /// The code signature's certificate does not chain to a trusted root, or is not a team certificate.

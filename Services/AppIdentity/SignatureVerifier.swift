@@ -15,8 +15,12 @@ public struct SignatureVerifier: Sendable {
         self.trust = trust
     }
 
-    /// Verifies `app` at `date`; with `device`, also that a development profile provisions it.
-    public func verify(_ app: SignedApp, device: String? = nil, at date: Date = Date()) -> SignatureCheck {
+    /// Verifies `app` at `date`; with `device`, also that a development profile provisions it. An
+    /// app without a profile is accepted only for a `platform` of `.macos` (Developer ID signing).
+    public func verify(_ app: SignedApp, device: String? = nil, platform: Platform? = nil, at date: Date = Date()) -> SignatureCheck {
+        if app.profile.isEmpty {
+            return verifyWithoutProfile(app, platform: platform, at: date)
+        }
         var check = SignatureCheck()
         guard let profile = verifyProfile(app.profile, device: device, at: date, into: &check) else {
             return check
@@ -35,6 +39,66 @@ public struct SignatureVerifier: Sendable {
                 teamID: teamID,
                 entitlements: directory.entitlements,
                 profile: profile,
+                codeDirectory: directory
+            )
+        }
+        return check
+    }
+
+    /// A Mac app signed with its team's certificate and no provisioning profile, as Developer ID
+    /// apps are: the code signature must hold, and its entitlements stay unvalidated (securityd then
+    /// honours only `keychain-access-groups`; ``VerifiedApp/accessGroups``). A device that is not a Mac
+    /// refuses it, as iOS installs nothing without a profile.
+    private func verifyWithoutProfile(_ app: SignedApp, platform: Platform?, at date: Date) -> SignatureCheck {
+        var check = SignatureCheck()
+        if platform != .macos {
+            let detail =
+                platform == nil
+                ? "the bundle has no provisioning profile: only a Mac installs such an app (say which platform)"
+                : "the bundle has no provisioning profile, and an \(platform!) device installs no app without one"
+            check.refusals.append(Refusal(.profileRequired, detail))
+        }
+        let message: SignedMessage
+        do {
+            message = try SignedMessage(der: app.codeSignature)
+        } catch {
+            check.refusals.append(Refusal(.codeSignature, "the code signature is not valid: \(error.message)"))
+            return check
+        }
+        check.refusals += signerRefusals(message, role: .teamSigning, rule: .codeSignatureTrust, what: "the code signature", at: date)
+        let signerTeam = (try? Certificate(der: message.signerCertificate))?.teamID
+        let directory: CodeDirectory
+        do {
+            directory = try CodeDirectory(propertyList: message.content)
+        } catch {
+            check.refusals.append(Refusal(.codeSignature, "the signed code directory cannot be read: \(error.message)"))
+            return check
+        }
+        check.codeDirectory = directory
+        check.teamID = signerTeam
+        if directory.teamIdentifier != signerTeam {
+            check.refusals.append(
+                Refusal(
+                    .codeSignatureTrust,
+                    "the code signature names team \(directory.teamIdentifier), its certificate team \(signerTeam?.rawValue ?? "none")"
+                )
+            )
+        }
+        if Data(SHA256.hash(data: Data())) != directory.profileDigest {
+            check.refusals.append(Refusal(.modifiedAfterSigning, "embedded.mobileprovision was removed after signing"))
+        }
+        // The identity the lab files the app under: the claimed identifier when it reads as one,
+        // else the team and bundle ID. Unvalidated, it grants no access group either way.
+        let appID =
+            directory.entitlements.applicationIdentifier.flatMap { try? AppID($0) }
+            ?? AppID(prefix: directory.teamIdentifier, bundleID: directory.identifier)
+        check.appID = appID
+        if check.refusals.isEmpty, let signerTeam {
+            check.verified = VerifiedApp(
+                appID: appID,
+                teamID: signerTeam,
+                entitlements: directory.entitlements,
+                profile: nil,
                 codeDirectory: directory
             )
         }

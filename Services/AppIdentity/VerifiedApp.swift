@@ -6,8 +6,9 @@ public struct VerifiedApp: Hashable, Sendable {
     public let teamID: TeamID
     /// The signed, profile-approved entitlements.
     public let entitlements: Entitlements
-    /// The profile it was signed under.
-    public let profile: ProvisioningProfile
+    /// The profile it was signed under; `nil` for a Mac app signed with Developer ID alone, whose
+    /// entitlements no profile validated.
+    public let profile: ProvisioningProfile?
     /// What the signature covers (digests of the executable, Info.plist and profile).
     public let codeDirectory: CodeDirectory
 
@@ -15,14 +16,21 @@ public struct VerifiedApp: Hashable, Sendable {
     /// every call of the app against them.
     public let accessGroups: [AccessGroup]
 
-    public init(appID: AppID, teamID: TeamID, entitlements: Entitlements, profile: ProvisioningProfile, codeDirectory: CodeDirectory) {
+    public init(appID: AppID, teamID: TeamID, entitlements: Entitlements, profile: ProvisioningProfile?, codeDirectory: CodeDirectory) {
         self.appID = appID
         self.teamID = teamID
         self.entitlements = entitlements
         self.profile = profile
         self.codeDirectory = codeDirectory
-        accessGroups = entitlements.accessGroups
+        accessGroups = profile == nil ? entitlements.unvalidatedAccessGroups : entitlements.accessGroups
     }
+
+    /// Whether a profile validated the entitlements (always, but for a Mac app signed without one).
+    public var entitlementsValidated: Bool { profile != nil }
+
+    /// Whether the signature claims an application identifier, validated or not: a Mac client that
+    /// does but holds no group is securityd's "entitlement failure" and gets no token group.
+    public var claimsApplicationIdentifier: Bool { entitlements.applicationIdentifier != nil }
 
     /// The app's associated-domains entries.
     public var associatedDomains: [String] { entitlements.associatedDomains }

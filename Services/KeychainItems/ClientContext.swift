@@ -20,7 +20,9 @@ public struct ClientContext: Hashable, Sendable {
     /// Whether the caller is an eligible platform binary, which alone may hold `*` (§1.6).
     public let mayHoldWildcard: Bool
 
-    /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order).
+    /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order);
+    /// `claimsApplicationIdentifier` tells a Mac tool without one from an app whose identifier a
+    /// missing profile voided (spec keychain.md §1.1 step 4).
     public init(
         appID: String,
         entitledGroups: [AccessGroup],
@@ -29,10 +31,14 @@ public struct ClientContext: Hashable, Sendable {
         accountKeychain: String?,
         isAppClip: Bool = false,
         isDenied: Bool = false,
-        mayHoldWildcard: Bool = false
+        mayHoldWildcard: Bool = false,
+        claimsApplicationIdentifier: Bool = true
     ) {
         self.appID = appID
-        self.accessGroups = device.platform.heldAccessGroups(entitledGroups.map(\.rawValue))
+        self.accessGroups = device.platform.heldAccessGroups(
+            entitledGroups.map(\.rawValue),
+            hasApplicationIdentifier: claimsApplicationIdentifier
+        )
         self.device = device
         self.deviceKeychain = deviceKeychain
         self.accountKeychain = accountKeychain

@@ -28,11 +28,13 @@ final class AppRegistry: Sendable {
         self.now = now
     }
 
-    /// Verifies and records `registration` for `device`; the refusals when it is not valid.
-    func register(_ registration: KeychainAPI.AppRegistration, device: String) -> Result<Entry, SignatureFailure> {
+    /// Verifies and records `registration` for `device`, a device of `platform` (as it reported);
+    /// the refusals when it is not valid.
+    func register(_ registration: KeychainAPI.AppRegistration, device: String, platform: Platform?) -> Result<Entry, SignatureFailure> {
         let reference = Self.reference(registration)
         if let entry = lookup(reference, device: device) { return .success(entry) }
-        let check = verifier.verify(SignedApp(profile: registration.profile, codeSignature: registration.codeSignature), device: device, at: now())
+        let signed = SignedApp(profile: registration.profile, codeSignature: registration.codeSignature)
+        let check = verifier.verify(signed, device: device, platform: platform, at: now())
         guard let verified = check.verified else {
             return .failure(SignatureFailure(appID: check.appID?.rawValue, refusals: check.refusals))
         }
@@ -41,11 +43,11 @@ final class AppRegistry: Sendable {
         return .success(entry)
     }
 
-    /// The app `reference` names on `device`, while its profile is in date.
+    /// The app `reference` names on `device`, while its profile (if it has one) is in date.
     func lookup(_ reference: String, device: String) -> Entry? {
         let key = Self.key(reference, device)
         guard let entry = entries.withLock({ $0[key] }) else { return nil }
-        guard entry.app.profile.expirationDate > now() else {
+        if let profile = entry.app.profile, profile.expirationDate <= now() {
             entries.withLock { _ = $0.removeValue(forKey: key) }
             return nil
         }

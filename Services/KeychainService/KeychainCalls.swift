@@ -106,7 +106,8 @@ struct KeychainCalls: Sendable {
                 team: entry.app.teamID,
                 signingIdentifier: entry.app.codeDirectory.identifier.rawValue,
                 on: state.platform
-            )
+            ),
+            claimsApplicationIdentifier: entry.app.claimsApplicationIdentifier
         )
     }
 

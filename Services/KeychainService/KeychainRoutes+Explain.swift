@@ -36,7 +36,7 @@ extension KeychainRoutes {
                 matchingByGroup: [:]
             )
             let entry: AppRegistry.Entry
-            switch apps.register(body.app, device: body.device) {
+            switch apps.register(body.app, device: body.device, platform: report.platform) {
             case .success(let registered): entry = registered
             case .failure(let failure):
                 explanation.appID = failure.appID

@@ -57,7 +57,7 @@ struct KeychainRoutes: Sendable {
         router.post("/v1/apps") { request, context in
             let device = try await Self.device(context)
             let registration = try await Self.decode(KeychainAPI.AppRegistration.self, request, context)
-            switch self.apps.register(registration, device: device.udid) {
+            switch self.apps.register(registration, device: device.udid, platform: self.devices.report(for: device.udid)?.platform) {
             case .success(let entry):
                 let state = self.devices.report(for: device.udid).map(KeychainCalls.state) ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
                 let client = self.calls.client(entry, device: device.udid, state: state, account: nil)

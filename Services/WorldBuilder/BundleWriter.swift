@@ -23,7 +23,9 @@ struct BundleWriter {
         let info = try store.put("\(bundle)/\(AppBundle.Layout.infoPlist)", infoPlist)
         let executable = try executableBytes()
         _ = try store.put("\(bundle)/\(executableName)", tampered(executable), permissions: 0o755)
-        _ = try store.put("\(bundle)/\(AppBundle.Layout.profile)", profile)
+        if !profile.isEmpty {
+            _ = try store.put("\(bundle)/\(AppBundle.Layout.profile)", profile)
+        }
         let entitlements = app.signedEntitlements
         _ = try store.put("\(bundle)/\(AppBundle.Layout.entitlements)", tampered(entitlements).propertyList)
         let directory = CodeDirectory(

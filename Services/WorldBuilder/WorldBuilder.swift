@@ -55,7 +55,7 @@ public struct WorldBuilder: Sendable {
                 listed = signer
             }
             let profileSigner = app.tampering.contains(.untrustedProfile) ? untrusted?.profileSigner ?? trust.profileSigner : trust.profileSigner
-            let profile = try writeProfile(app, team: team, listing: listed, signedBy: profileSigner, store: &store)
+            let profile = app.profile.exists ? try writeProfile(app, team: team, listing: listed, signedBy: profileSigner, store: &store) : Data()
             try BundleWriter(app: app, profile: profile, signer: signer, programs: programs).write(&store)
         }
         for device in world.devices {

@@ -84,9 +84,13 @@ extension App {
 extension ProfileSpec {
     static let keys = ["type", "devices", "validDays", "expired", "grants"]
 
-    /// `development`, `distribution`, or a mapping with the details; `grants` expands Xcode's build
+    /// `development`, `distribution`, `none`, or a mapping with the details; `grants` expands Xcode's build
     /// variables as the app's entitlements do.
     init(yaml value: YAMLValue, variables: BuildVariables) throws(WorldError) {
+        if value.isScalar, (try? value.string()) == "none" {
+            self.init(kind: .distribution, exists: false)
+            return
+        }
         if value.isScalar {
             self.init(kind: try value.choice(ProvisioningProfile.Kind.self))
             return

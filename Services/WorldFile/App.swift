@@ -96,6 +96,8 @@ public struct App: Hashable, Sendable {
     /// Declared values win so that a world can forge an application identifier and show the refusal.
     public var signedEntitlements: Entitlements {
         var signed = entitlements
+        // Without a profile Xcode signs only what the app declares.
+        guard profile.exists else { return signed }
         let defaults: [(String, PlistValue)] = [
             (platform.applicationIdentifierKey, .string(appID.rawValue)),
             (EntitlementKey.teamIdentifier, .string(team.rawValue)),

@@ -14,6 +14,9 @@ public struct ProfileSpec: Hashable, Sendable {
     /// Apple grants managed capabilities on request (an array adds its elements to the profile's).
     /// How a world lets an app claim what securityd's own tests claim.
     public var grants: Entitlements
+    /// `false` for `profile: none`: a Mac app signed with its team's certificate and no profile
+    /// (Developer ID), whose entitlements nothing validates. Xcode then signs no identifiers.
+    public var exists: Bool
 
     /// A profile description; the default is a development profile for every device, valid a year.
     public init(
@@ -21,12 +24,14 @@ public struct ProfileSpec: Hashable, Sendable {
         devices: [String]? = nil,
         validDays: Int = 365,
         expired: Bool = false,
-        grants: Entitlements = Entitlements()
+        grants: Entitlements = Entitlements(),
+        exists: Bool = true
     ) {
         self.kind = kind
         self.devices = devices
         self.validDays = validDays
         self.expired = expired
         self.grants = grants
+        self.exists = exists
     }
 }

@@ -113,6 +113,15 @@ import WorldTestSupport
             try Data(contentsOf: built.bundle("one.seeded").appending(path: "embedded.mobileprovision")).write(to: profileURL)
             verdict = verifier.verify(bundleAt: bundle)
             #expect(verdict.reasons.contains { $0.rule == .modifiedAfterSigning && $0.detail.contains("mobileprovision") })
+
+            // The profile removed, to pass as a Developer ID app whose entitlements nothing checks:
+            // the signature covers the profile, so even a Mac refuses it.
+            try FileManager.default.removeItem(at: profileURL)
+            verdict = verifier.verify(bundleAt: bundle, platform: .macos)
+            #expect(verdict.reasons.map(\.rule) == [.modifiedAfterSigning], "\(verdict.reasons)")
+            #expect(verdict.accessGroups.isEmpty)
+            verdict = verifier.verify(bundleAt: bundle, platform: .ios)
+            #expect(verdict.reasons.map(\.rule) == [.profileRequired, .modifiedAfterSigning], "\(verdict.reasons)")
             try profile.write(to: profileURL)
 
             // One byte of the signed code directory flipped inside the CMS message.

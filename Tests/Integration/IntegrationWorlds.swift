@@ -186,4 +186,45 @@ enum IntegrationWorlds {
             osVersion: "14.5"
             apps: [com.apple.keychainaccess, com.apple.Notes, com.example.Greedy, com.example.MacApp]
         """
+
+    /// Apps signed without a provisioning profile (Developer ID): a Mac installs them with their
+    /// entitlements unvalidated; an iPhone refuses them.
+    static let developerID = """
+        name: developer-id
+        teams:
+          - {id: ABCDE12345, name: Example Inc., appGroups: [group.com.example.Suite]}
+        apps:
+          - bundleID: com.example.Tool
+            team: ABCDE12345
+            platform: macos
+            program: keychainlab-app
+            profile: none
+          - bundleID: com.example.DeveloperID
+            team: ABCDE12345
+            platform: macos
+            program: keychainlab-app
+            profile: none
+            entitlements:
+              keychain-access-groups: [$(AppIdentifierPrefix)com.example.Shared]
+              com.apple.security.application-groups: [group.com.example.Suite]
+          - bundleID: com.example.Stripped
+            team: ABCDE12345
+            platform: macos
+            program: keychainlab-app
+            profile: none
+            entitlements:
+              com.apple.application-identifier: $(AppIdentifierPrefix)com.example.Stripped
+          - bundleID: com.example.PhoneTool
+            team: ABCDE12345
+            program: keychainlab-app
+            profile: none
+        devices:
+          - id: mac
+            platform: macos
+            osVersion: "14.5"
+            apps: [com.example.Tool, com.example.DeveloperID, com.example.Stripped]
+          - id: phone
+            osVersion: "17.4"
+            apps: [com.example.PhoneTool]
+        """
 }

@@ -106,4 +106,44 @@ import WorldTestSupport
             }
         }
     }
+
+    /// Without a profile macOS honours keychain-access-groups alone (spec keychain.md §1.1 step 2):
+    /// the app ID and app groups are dropped, the token group added; an app that claims an
+    /// identifier but keeps no group is securityd's "entitlement failure", every call -34018; a tool
+    /// with no entitlements at all reads the token group only. iOS installs nothing without a profile.
+    @Test func macAppsSignedWithoutAProfile() async throws {
+        try await withLab(W.developerID) { (lab: RunningLab) async throws in
+            let shared = "ABCDE12345.com.example.Shared"
+            #expect(try Self.groups(lab, "com.example.DeveloperID", on: W.mac) == [shared, "com.apple.token"])
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("dev")) == 0)
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("g", group: "group.com.example.Suite")) == -34018)
+            #expect(
+                try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("a", group: "ABCDE12345.com.example.DeveloperID"))
+                    == -34018
+            )
+
+            #expect(try Self.groups(lab, "com.example.Tool", on: W.mac) == ["com.apple.token"])
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.Tool", Self.password("t")) == -34018)
+            #expect(try lab.status(.copyMatching, on: W.mac, as: "com.example.Tool", ["class": .string("genp")]) == -25300)
+
+            #expect(try Self.groups(lab, "com.example.Stripped", on: W.mac) == [])
+            for operation in [DeviceRequest.Operation.add, .copyMatching, .delete] {
+                #expect(try lab.status(operation, on: W.mac, as: "com.example.Stripped", Self.password("s")) == -34018, "\(operation)")
+            }
+
+            let phone = try #require(lab.device(W.phone))
+            let refused = try #require(phone.refused["com.example.PhoneTool"])
+            #expect(refused.contains { $0.hasPrefix("profile-required") }, "\(refused)")
+
+            let tool = lab.state.builtWorld.appending(path: "apps/com.example.Tool.app").path
+            #expect(!FileManager.default.fileExists(atPath: "\(tool)/embedded.mobileprovision"))
+            let unsaid = try run(kclab, ["bundle", "verify", tool, "--trust", lab.state.builtWorld.path])
+            #expect(unsaid.status == 1 && unsaid.stdout.contains("profile-required"), "\(unsaid.stdout)")
+            let onMac = try run(kclab, ["bundle", "verify", tool, "--trust", lab.state.builtWorld.path, "--platform", "macos"])
+            #expect(onMac.status == 0, "\(onMac.stdout)")
+            let verdict = try #require(try JSONSerialization.jsonObject(with: Data(onMac.stdout.utf8)) as? [String: Any])
+            #expect(verdict["accessGroups"] as? [String] == [])
+            #expect(verdict["deviceAccessGroups"] as? [String] == ["com.apple.token"])
+        }
+    }
 }

@@ -221,7 +221,12 @@ import WorldTestSupport
                     program: PROGRAM
                     entitlements:
                       keychain-access-groups: [$(AppIdentifierPrefix)shared, 42]
-                devices: []
+                  - bundleID: com.example.Three
+                    team: ABCDE12345
+                    program: PROGRAM
+                    profile: none
+                devices:
+                  - {id: phone, osVersion: "17.4", apps: [com.example.Three]}
                 """
             try Data(world.replacingOccurrences(of: "PROGRAM", with: "keychainlab-ap").utf8).write(to: file)
             let misspelled = try run(kclab, ["world", "check", file.path])
@@ -234,7 +239,8 @@ import WorldTestSupport
             #expect(!warned.stderr.contains("group.a"))
             #expect(warned.stderr.contains("'webcredentails' is not a service"))
             #expect(warned.stderr.contains("com.example.Two: keychain-access-groups holds an element that is not text"))
-            #expect(warned.stderr.split(separator: "\n").count == 3)
+            #expect(warned.stderr.contains("com.example.Three has no profile, so phone will refuse it (profile-required)"))
+            #expect(warned.stderr.split(separator: "\n").count == 4)
         }
     }
 }

@@ -46,11 +46,12 @@ extension BundleCommand {
             } catch {
                 throw fail("\(error)", code: 2)
             }
-            let verdict = BundleVerifier(trust: store).verify(bundleAt: URL(fileURLWithPath: bundle), device: device)
+            let verdict = BundleVerifier(trust: store).verify(bundleAt: URL(fileURLWithPath: bundle), device: device, platform: platform)
             // Xcode writes a Mac app's identifier under com.apple.application-identifier.
             let builtFor: Platform = verdict.entitlements?[EntitlementKey.macApplicationIdentifier] != nil ? .macos : .ios
             let target = platform ?? builtFor
-            let held = verdict.valid ? target.heldAccessGroups(verdict.accessGroups.map(\.rawValue)) : []
+            let claimsIdentifier = verdict.entitlements?.applicationIdentifier != nil
+            let held = verdict.valid ? target.heldAccessGroups(verdict.accessGroups.map(\.rawValue), hasApplicationIdentifier: claimsIdentifier) : []
             say(
                 try JSONOutput.object([
                     ("valid", verdict.valid),

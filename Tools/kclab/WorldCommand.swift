@@ -93,7 +93,7 @@ extension WorldCommand {
         /// `world build` stops there), and what installs or verifies with a refusal (warnings: a
         /// world may mean them, to show the refusal): an app group its team did not register, an
         /// associated-domains entry that is not one (a misspelled service), a group list with an
-        /// element that is not text.
+        /// element that is not text, an app without a profile on an iOS device.
         static func laterFailures(_ world: World) -> (errors: [String], warnings: [String]) {
             var errors: [String] = []
             var warnings: [String] = []
@@ -107,6 +107,12 @@ extension WorldCommand {
                 for (group, owner) in world.unregisteredAppGroups(of: app) {
                     let why = owner.map { "team \($0) registers it, not \(app.team.rawValue)" } ?? "no team registers it (appGroups)"
                     warnings.append("\(app.bundleID) claims app group \(group), but \(why): it will be refused at install (entitlement-not-allowed)")
+                }
+                let iPhones = world.devices.filter { $0.platform == .ios && $0.apps.contains(app.bundleID) }.map(\.id)
+                if !app.profile.exists, !iPhones.isEmpty {
+                    warnings.append(
+                        "\(app.bundleID) has no profile, so \(iPhones.joined(separator: ", ")) will refuse it (profile-required): only a Mac installs it"
+                    )
                 }
                 for key in [EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups] {
                     if case .array = app.entitlements[key], app.entitlements[key]?.strings == nil {
