@@ -18,6 +18,8 @@ enum CFBridging {
 
     static func value(_ object: Any) -> SecValue? {
         switch object {
+        case let item as SecKeychainItem:
+            return .dictionary(["$ref": .string(item.itemClass), "v_PersistentRef": .data(item.persistentRef)])
         case let control as SecAccessControl:
             return .dictionary(["prot": .string(control.protection), "flags": .integer(Int64(bitPattern: UInt64(control.flags.rawValue)))])
         case let text as String:
@@ -48,8 +50,8 @@ enum CFBridging {
         }
     }
 
-    /// The object an app receives: NSString, NSData, NSNumber, NSDate, NSArray, or a dictionary whose
-    /// keys bridge to `String` (so `[String: Any]` lookups work on Linux).
+    /// The object an app receives: NSString, NSData, NSNumber, NSDate, NSArray, a password's
+    /// ``SecKeychainItem``, or a dictionary whose keys bridge to `String`.
     static func object(_ value: SecValue) -> AnyObject {
         switch value {
         case .string(let text): return text as NSString
@@ -60,6 +62,11 @@ enum CFBridging {
         case .date(let date): return date as NSDate
         case .array(let elements): return elements.map(object) as NSArray
         case .dictionary(let entries):
+            if case .string(let itemClass)? = entries["$ref"], ["genp", "inet"].contains(itemClass),
+                case .data(let reference)? = entries["v_PersistentRef"]
+            {
+                return SecKeychainItem(itemClass: itemClass, persistentRef: reference)
+            }
             var dictionary: [String: Any] = [:]
             for (key, element) in entries { dictionary[key] = object(element) }
             return dictionary as NSDictionary

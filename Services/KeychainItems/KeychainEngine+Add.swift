@@ -49,7 +49,7 @@ extension KeychainEngine {
                     throw SecItemError(.duplicateItem, "SecItemAdd: an item with the same primary key exists in '\(group)'")
                 }
             }
-            return .success(ResultShape.added(item, query: query))
+            return .success(ResultShape.added(item, query: query, platform: client.device.platform))
         }
     }
 

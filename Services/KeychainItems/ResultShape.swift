@@ -6,10 +6,10 @@ public import KeychainTypes
 /// How CopyMatching and Add shape their result (spec keychain.md §2.3 step 9, §2.4 table).
 public enum ResultShape {
     /// The result of `SecItemAdd` for the item it created.
-    static func added(_ item: KeychainItem, query: ParsedQuery) -> SecValue? {
+    static func added(_ item: KeychainItem, query: ParsedQuery, platform: Platform) -> SecValue? {
         guard query.returnsAnything else { return nil }
         if isOnly(\.returnData, query) { return .data(item.data ?? Data()) }
-        return single(item, query: query, platform: .ios)
+        return single(item, query: query, platform: platform)
     }
 
     /// The result of `SecItemCopyMatching`: a single value for limit one, else an array.
@@ -30,7 +30,7 @@ public enum ResultShape {
             return .data(item.persistentRef)
         }
         if isOnly(\.returnRef, query) {
-            return reference(item)
+            return reference(item, platform: platform)
         }
         var dictionary = attributes(of: item)
         if query.returnData {
@@ -45,7 +45,7 @@ public enum ResultShape {
         }
         if query.returnRef {
             dictionary["class"] = .string(item.itemClass.rawValue)
-            if let reference = reference(item) { dictionary["v_Ref"] = reference }
+            if let reference = reference(item, platform: platform) { dictionary["v_Ref"] = reference }
         }
         return .dictionary(dictionary)
     }
@@ -68,14 +68,14 @@ public enum ResultShape {
         return Data(Insecure.SHA1.hash(data: SecValueBinary.encode(.dictionary(contents))))
     }
 
-    /// A reference object stands for the item in the calling process; passwords have none on iOS
-    /// (ATEST `testGenpReturnRef`). Certificates and keys are represented by a tagged dictionary
-    /// the Security module turns into its `SecCertificate` or `SecKey`.
-    static func reference(_ item: KeychainItem) -> SecValue? {
-        switch item.itemClass {
-        case .genericPassword, .internetPassword: nil
-        default: .dictionary(["$ref": .string(item.itemClass.rawValue), "v_PersistentRef": .data(item.persistentRef)])
-        }
+    /// A reference object stands for the item in the calling process, as a tagged dictionary
+    /// (`$ref`: the class, and the persistent reference) that the Security module turns into an
+    /// object. Passwords have none on iOS (ATEST `testGenpReturnRef`); macOS gives a
+    /// `SecKeychainItemRef` for them on the data-protection keychain too (spec keychain.md §5).
+    static func reference(_ item: KeychainItem, platform: Platform) -> SecValue? {
+        let isPassword = item.itemClass == .genericPassword || item.itemClass == .internetPassword
+        if isPassword && platform == .ios { return nil }
+        return .dictionary(["$ref": .string(item.itemClass.rawValue), "v_PersistentRef": .data(item.persistentRef)])
     }
 
     private static func isOnly(_ flag: KeyPath<ParsedQuery, Bool>, _ query: ParsedQuery) -> Bool {

@@ -41,6 +41,20 @@ import Testing
         }
     }
 
+    /// kSecReturnRef on a password gives an app a SecKeychainItem on a Mac and nothing on an iPhone.
+    @Test func aMacGivesAPasswordReference() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let item = #"{"class":"genp","svce":"ref","acct":"a","v_Data":"cHc="}"#
+            let query = #"{"class":"genp","svce":"ref","r_Ref":true}"#
+            for (device, app, expected) in [(W.mac, "com.example.MacApp", "<SecKeychainItem genp>"), (W.phone, "com.example.AppOne", nil)] {
+                #expect(try Self.json(Self.run(lab, app, ["add", item], on: device))["status"] as? Int == 0)
+                let found = try Self.json(Self.run(lab, app, ["copy", query], on: device))
+                #expect(found["status"] as? Int == 0)
+                #expect(found["result"] as? String == expected, "\(device): \(found)")
+            }
+        }
+    }
+
     @Test func appsLearnTheirGroupsFromTheirSignature() async throws {
         try await withLab(W.family) { (lab: RunningLab) async throws in
             let groups = try Self.run(lab, "com.example.AppOne", ["groups"]).output?.split(separator: "\n").map(String.init)

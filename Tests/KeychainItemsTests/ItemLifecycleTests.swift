@@ -155,6 +155,29 @@ import Testing
         )
     }
 
+    /// kSecReturnRef on a password: nothing on iOS, a keychain item reference on macOS, from the
+    /// data-protection keychain too (spec keychain.md §5), alone, in attributes, and from an add.
+    @Test func macOSReturnsAReferenceForPasswords() async throws {
+        let engine = F.engine()
+        let mac = F.client([F.appOne], platform: .macos, version: "14.5")
+        let added = await engine.add(F.password("alice", ["r_Ref": .bool(true)]), client: mac)
+        let reference = try #require(added.result?.dictionaryValue)
+        #expect(reference["$ref"] == .string("genp"))
+        let persistent = try #require(reference["v_PersistentRef"]?.data)
+        let alone = await engine.copyMatching(F.query(["acct": .string("alice"), "r_Ref": .bool(true)]), client: mac)
+        #expect(alone.result == .dictionary(reference))
+        let withAttributes = await engine.copyMatching(
+            F.query(["acct": .string("alice"), "r_Ref": .bool(true), "r_Attributes": .bool(true)]),
+            client: mac
+        )
+        #expect(withAttributes.result?.dictionaryValue?["v_Ref"] == .dictionary(reference))
+        let byPersistent = await engine.copyMatching(["v_PersistentRef": .data(persistent), "r_Data": .bool(true)], client: mac)
+        #expect(byPersistent.result == .data(Data("s3cret-alice".utf8)))
+        _ = await engine.add(F.password("bob"), client: F.one)
+        let onPhone = await engine.copyMatching(F.query(["acct": .string("bob"), "r_Ref": .bool(true)]), client: F.one)
+        #expect(onPhone.status == .success && onPhone.result == nil)
+    }
+
     @Test func deleteRemovesEveryMatchInTheCallersGroupsOnly() async {
         let engine = F.engine()
         _ = await engine.add(F.password("a"), client: F.one)
