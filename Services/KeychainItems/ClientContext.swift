@@ -19,6 +19,10 @@ public struct ClientContext: Hashable, Sendable {
     public let isDenied: Bool
     /// Whether the caller is an eligible platform binary, which alone may hold `*` (§1.6).
     public let mayHoldWildcard: Bool
+    /// For a macOS app on a Mac: its device's file keychain, where its calls may be routed (§5).
+    public let fileKeychain: FileKeychainAccess?
+    /// Set on the context a call routed to the file keychain runs with: the keychain and partition.
+    let fileSide: FileKeychainAccess?
 
     /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order);
     /// `claimsApplicationIdentifier` tells a Mac tool without one from an app whose identifier a
@@ -32,7 +36,8 @@ public struct ClientContext: Hashable, Sendable {
         isAppClip: Bool = false,
         isDenied: Bool = false,
         mayHoldWildcard: Bool = false,
-        claimsApplicationIdentifier: Bool = true
+        claimsApplicationIdentifier: Bool = true,
+        fileKeychain: FileKeychainAccess? = nil
     ) {
         self.appID = appID
         self.accessGroups = device.platform.heldAccessGroups(
@@ -45,6 +50,75 @@ public struct ClientContext: Hashable, Sendable {
         self.isAppClip = isAppClip
         self.isDenied = isDenied
         self.mayHoldWildcard = mayHoldWildcard
+        self.fileKeychain = fileKeychain
+        self.fileSide = nil
+    }
+
+    private init(fileSideOf client: ClientContext, access: FileKeychainAccess) {
+        appID = client.appID
+        accessGroups = [FileKeychain.group]
+        device = client.device
+        deviceKeychain = access.keychain
+        accountKeychain = nil
+        isAppClip = false
+        isDenied = client.isDenied
+        mayHoldWildcard = false
+        fileKeychain = nil
+        fileSide = access
+    }
+
+    /// The context of the same caller on the file keychain.
+    var onFileKeychain: ClientContext? {
+        fileKeychain.map { ClientContext(fileSideOf: self, access: $0) }
+    }
+
+    /// The same caller with no file keychain: its calls stay on the data-protection keychain.
+    var onDataProtectionKeychain: ClientContext {
+        ClientContext(
+            appID: appID,
+            heldGroups: accessGroups,
+            device: device,
+            deviceKeychain: deviceKeychain,
+            accountKeychain: accountKeychain,
+            isAppClip: isAppClip,
+            isDenied: isDenied,
+            mayHoldWildcard: mayHoldWildcard
+        )
+    }
+
+    private init(
+        appID: String,
+        heldGroups: [String],
+        device: DeviceState,
+        deviceKeychain: String,
+        accountKeychain: String?,
+        isAppClip: Bool,
+        isDenied: Bool,
+        mayHoldWildcard: Bool
+    ) {
+        self.appID = appID
+        self.accessGroups = heldGroups
+        self.device = device
+        self.deviceKeychain = deviceKeychain
+        self.accountKeychain = accountKeychain
+        self.isAppClip = isAppClip
+        self.isDenied = isDenied
+        self.mayHoldWildcard = mayHoldWildcard
+        self.fileKeychain = nil
+        self.fileSide = nil
+    }
+
+    /// On the file keychain, an app not on an item's access control list (or of another partition)
+    /// may not use the item's secret without asking the user. Until the lab shows that prompt, the
+    /// call gets errSecInteractionNotAllowed, as with kSecUseAuthenticationUIFail.
+    func checkFileTrust(_ items: [KeychainItem], call: String) throws(SecItemError) {
+        guard let side = fileSide else { return }
+        guard let item = items.first(where: { !FileKeychain.trusts($0, appID: appID, partition: side.partition) }) else { return }
+        let name = item.attributes["labl"]?.string ?? item.attributes["svce"]?.string ?? item.attributes["srvr"]?.string ?? "an item"
+        throw SecItemError(
+            .interactionNotAllowed,
+            "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user would be asked whether it may use this confidential information"
+        )
     }
 
     /// Whether the caller holds `*`: every group, with no group condition on what it reads.

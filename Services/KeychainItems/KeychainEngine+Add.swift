@@ -4,7 +4,11 @@ public import KeychainTypes
 extension KeychainEngine {
     /// `SecItemAdd` (spec keychain.md §2.3).
     public func add(_ attributes: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform(for: client) {
+        // A Mac app's add goes to the file keychain unless it asks for data protection (§5).
+        if let file = client.onFileKeychain, KeychainRoute.of(attributes) != .dataProtection {
+            return await add(attributes.filter { !FileKeychain.strippedKeys.contains($0.key) }, client: file)
+        }
+        return await perform(for: client) {
             try QueryParser.checkInternalAttributes(attributes)
             guard !client.writableGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemAdd: \(client.appID) has no writable access group")
@@ -81,6 +85,11 @@ extension KeychainEngine {
         let date = now()
         attributes["cdat"] = .date(date)
         attributes["mdat"] = .date(date)
+        if let side = client.fileSide {
+            // The file keychain knows no protection classes: its items open with the keychain.
+            attributes["pdmn"] = .string(Accessibility.always.rawValue)
+            attributes[FileKeychain.aclKey] = FileKeychain.acl(creator: client.appID, partition: side.partition)
+        }
         return KeychainItem(
             keychain: client.keychain(synchronizable: synchronizable),
             itemClass: query.itemClass,

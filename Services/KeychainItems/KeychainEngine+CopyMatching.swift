@@ -3,7 +3,17 @@ public import KeychainTypes
 extension KeychainEngine {
     /// `SecItemCopyMatching` (spec keychain.md §2.4).
     public func copyMatching(_ dictionary: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform(for: client) {
+        if let file = client.onFileKeychain {
+            let stripped = dictionary.filter { !FileKeychain.strippedKeys.contains($0.key) }
+            switch KeychainRoute.of(dictionary) {
+            case .dataProtection: return await copyMatching(dictionary, client: client.onDataProtectionKeychain)
+            case .file: return await copyMatching(stripped, client: file)
+            case .both:
+                let dataProtection = await copyMatching(dictionary, client: client.onDataProtectionKeychain)
+                return KeychainRoute.merged(dataProtection: dataProtection, file: await copyMatching(stripped, client: file))
+            }
+        }
+        return await perform(for: client) {
             try QueryParser.checkInternalAttributes(dictionary)
             guard !client.accessGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemCopyMatching: \(client.appID) has no access group")
@@ -23,6 +33,11 @@ extension KeychainEngine {
                 throw SecItemError(.param, "SecItemCopyMatching: kSecUseItemList is not supported")
             }
             let limit = query.matchLimit ?? .count(1)
+            if client.fileSide != nil, query.returnData, limit.returnsArray,
+                query.itemClass == .genericPassword || query.itemClass == .internetPassword
+            {
+                throw SecItemError(.param, "SecItemCopyMatching: the file keychain returns no password data for more than one item")
+            }
             var search = try filter(for: query, groups: client.accessGroups, client: client, loadData: query.returnData)
             search.limit = limit.maximum
             let filter = search
@@ -34,6 +49,9 @@ extension KeychainEngine {
                 throw SecItemError(.itemNotFound, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
             }
             try checkAvailable(found, client: client, call: "SecItemCopyMatching")
+            if query.returnData {
+                try client.checkFileTrust(found, call: "SecItemCopyMatching")
+            }
             return .success(ResultShape.found(found, query: query, limit: limit, platform: client.device.platform))
         }
     }

@@ -5,7 +5,17 @@ extension KeychainEngine {
     /// `SecItemDelete` (spec keychain.md §2.6): deletes every matching item in the caller's
     /// writable groups; synchronizable items leave tombstones.
     public func delete(_ query: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform(for: client) {
+        if let file = client.onFileKeychain {
+            let stripped = query.filter { !FileKeychain.strippedKeys.contains($0.key) }
+            switch KeychainRoute.of(query) {
+            case .dataProtection: return await delete(query, client: client.onDataProtectionKeychain)
+            case .file: return await delete(stripped, client: file)
+            case .both:
+                let dataProtection = await delete(query, client: client.onDataProtectionKeychain)
+                return KeychainRoute.merged(dataProtection: dataProtection, file: await delete(stripped, client: file))
+            }
+        }
+        return await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)
             guard !client.writableGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemDelete: \(client.appID) has no writable access group")
@@ -32,6 +42,7 @@ extension KeychainEngine {
                     filter.itemClass == .identity
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
+                try client.checkFileTrust(items, call: "SecItemDelete")
                 for item in items {
                     try writer.remove(item)
                     if item.isSynchronizable {

@@ -5,7 +5,18 @@ extension KeychainEngine {
     /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups
     /// is changed in one transaction, or none is.
     public func update(_ query: [String: SecValue], attributesToUpdate: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        await perform(for: client) {
+        if let file = client.onFileKeychain {
+            let stripped = query.filter { !FileKeychain.strippedKeys.contains($0.key) }
+            let changes = attributesToUpdate.filter { !FileKeychain.strippedKeys.contains($0.key) }
+            switch KeychainRoute.of(query) {
+            case .dataProtection: return await update(query, attributesToUpdate: attributesToUpdate, client: client.onDataProtectionKeychain)
+            case .file: return await update(stripped, attributesToUpdate: changes, client: file)
+            case .both:
+                let dataProtection = await update(query, attributesToUpdate: attributesToUpdate, client: client.onDataProtectionKeychain)
+                return KeychainRoute.merged(dataProtection: dataProtection, file: await update(stripped, attributesToUpdate: changes, client: file))
+            }
+        }
+        return await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)
             try QueryParser.checkInternalAttributes(attributesToUpdate)
             guard !client.writableGroups.isEmpty else {
@@ -48,6 +59,7 @@ extension KeychainEngine {
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
                 try engine.checkAvailable(items, client: client, call: "SecItemUpdate")
+                try client.checkFileTrust(items, call: "SecItemUpdate")
                 for item in items {
                     let new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)
                     do {

@@ -53,6 +53,9 @@ public enum ResultShape {
     /// The attributes a result dictionary carries: every stored attribute with a value, but the
     /// extra data fields, which come only with the data.
     static func attributes(of item: KeychainItem) -> [String: SecValue] {
+        if FileKeychain.holds(item) {
+            return FileKeychain.visibleAttributes(item.attributes).filter { !item.itemClass.schema.dataFields.contains($0.key) }
+        }
         let fields = item.itemClass.schema.dataFields
         // Most classes have none: their attributes go out as stored, without a copy.
         return fields.isEmpty ? item.attributes : item.attributes.filter { !fields.contains($0.key) }

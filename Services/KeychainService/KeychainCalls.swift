@@ -107,7 +107,19 @@ struct KeychainCalls: Sendable {
                 signingIdentifier: entry.app.codeDirectory.identifier.rawValue,
                 on: state.platform
             ),
-            claimsApplicationIdentifier: entry.app.claimsApplicationIdentifier
+            claimsApplicationIdentifier: entry.app.claimsApplicationIdentifier,
+            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform)
+        )
+    }
+
+    /// A Mac app on a Mac reaches the device's login keychain too; an iOS app on a Mac (and every
+    /// app on iOS) has the data-protection keychain only (spec keychain.md §5).
+    static func fileKeychain(of app: VerifiedApp, device: String, platform: Platform) -> FileKeychainAccess? {
+        let isMacApp = app.profile.map { $0.platforms.contains(Platform.macos.profileName) } ?? true
+        guard platform == .macos, isMacApp else { return nil }
+        return FileKeychainAccess(
+            keychain: FileKeychain.keychain(device: device),
+            partition: FileKeychain.partition(team: app.teamID.rawValue, isPlatform: app.teamID == .platform)
         )
     }
 

@@ -14,11 +14,14 @@ import WorldTestSupport
         return (response.output ?? "").split(separator: "\n").map(String.init)
     }
 
-    static func password(_ account: String, group: String? = nil) -> [String: SecValue] {
+    /// A password item; `dataProtection` adds kSecUseDataProtectionKeychain, without which a Mac
+    /// app's items go to the login keychain, where access groups do not apply.
+    static func password(_ account: String, group: String? = nil, dataProtection: Bool = false) -> [String: SecValue] {
         var query: [String: SecValue] = [
             "class": .string("genp"), "svce": .string("securityd"), "acct": .string(account), "v_Data": .data(Data("pw".utf8)),
         ]
         if let group { query["agrp"] = .string(group) }
+        if dataProtection { query["nleg"] = .bool(true) }
         return query
     }
 
@@ -89,8 +92,10 @@ import WorldTestSupport
     @Test func onlyAllowListedPlatformBinariesHoldEveryGroup() async throws {
         try await withLab(W.platformBinaries) { (lab: RunningLab) async throws in
             let shared = "ABCDE12345.com.example.Shared"
-            #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", Self.password("mac")) == 0)
-            let all: [String: SecValue] = ["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Attributes": .bool(true)]
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", Self.password("mac", dataProtection: true)) == 0)
+            let all: [String: SecValue] = [
+                "class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Attributes": .bool(true), "nleg": .bool(true),
+            ]
             let found = try lab.call(.copyMatching, on: W.mac, as: "com.apple.keychainaccess", all)
             #expect(found.status == 0, "\(found.reason ?? "")")
             guard case .array(let items)? = found.result else {
@@ -98,7 +103,7 @@ import WorldTestSupport
                 return
             }
             #expect(items.compactMap { $0.dictionaryValue?["agrp"]?.string } == [shared])
-            #expect(try lab.status(.add, on: W.mac, as: "com.apple.keychainaccess", Self.password("ka", group: shared)) == 0)
+            #expect(try lab.status(.add, on: W.mac, as: "com.apple.keychainaccess", Self.password("ka", group: shared, dataProtection: true)) == 0)
             for app in ["com.apple.Notes", "com.example.Greedy"] {
                 let refused = try lab.call(.copyMatching, on: W.mac, as: app, all)
                 #expect(refused.status == -34018, "\(app)")
@@ -115,20 +120,35 @@ import WorldTestSupport
         try await withLab(W.developerID) { (lab: RunningLab) async throws in
             let shared = "ABCDE12345.com.example.Shared"
             #expect(try Self.groups(lab, "com.example.DeveloperID", on: W.mac) == [shared, "com.apple.token"])
-            #expect(try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("dev")) == 0)
-            #expect(try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("g", group: "group.com.example.Suite")) == -34018)
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("dev", dataProtection: true)) == 0)
             #expect(
-                try lab.status(.add, on: W.mac, as: "com.example.DeveloperID", Self.password("a", group: "ABCDE12345.com.example.DeveloperID"))
+                try lab.status(
+                    .add,
+                    on: W.mac,
+                    as: "com.example.DeveloperID",
+                    Self.password("g", group: "group.com.example.Suite", dataProtection: true)
+                ) == -34018
+            )
+            #expect(
+                try lab.status(
+                    .add,
+                    on: W.mac,
+                    as: "com.example.DeveloperID",
+                    Self.password("a", group: "ABCDE12345.com.example.DeveloperID", dataProtection: true)
+                )
                     == -34018
             )
 
             #expect(try Self.groups(lab, "com.example.Tool", on: W.mac) == ["com.apple.token"])
-            #expect(try lab.status(.add, on: W.mac, as: "com.example.Tool", Self.password("t")) == -34018)
-            #expect(try lab.status(.copyMatching, on: W.mac, as: "com.example.Tool", ["class": .string("genp")]) == -25300)
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.Tool", Self.password("t", dataProtection: true)) == -34018)
+            #expect(try lab.status(.copyMatching, on: W.mac, as: "com.example.Tool", ["class": .string("genp"), "nleg": .bool(true)]) == -25300)
 
             #expect(try Self.groups(lab, "com.example.Stripped", on: W.mac) == [])
             for operation in [DeviceRequest.Operation.add, .copyMatching, .delete] {
-                #expect(try lab.status(operation, on: W.mac, as: "com.example.Stripped", Self.password("s")) == -34018, "\(operation)")
+                #expect(
+                    try lab.status(operation, on: W.mac, as: "com.example.Stripped", Self.password("s", dataProtection: true)) == -34018,
+                    "\(operation)"
+                )
             }
 
             let phone = try #require(lab.device(W.phone))

@@ -1,0 +1,102 @@
+import KeychainTypes
+
+/// The Mac's file-based keychain (the user's `login.keychain-db`), kept by keychaind per device
+/// beside the data-protection keychain (spec keychain.md §5). Access groups, protection classes
+/// and synchronization do not apply there; each item carries an access control list instead: the
+/// apps trusted to use its secret, and the partitions (`teamid:TEAMID`, `apple:`) allowed.
+public enum FileKeychain {
+    /// The keychain name of a device's login keychain.
+    public static func keychain(device: String) -> String { "login:\(device)" }
+
+    /// The group every file-keychain item is filed under internally; never shown to an app.
+    static let group = "$login"
+    /// The attribute holding an item's access control list; never shown to an app.
+    static let aclKey = "$acl"
+    /// What the file keychain drops from a call, as macOS's SecItem layer strips it (§5).
+    static let strippedKeys: Set<String> = ["pdmn", "accc", "agrp", "sync", "tomb", "nleg"]
+
+    /// The partition of a client signed by `team`: `apple:` for Apple's platform binaries.
+    public static func partition(team: String, isPlatform: Bool) -> String {
+        isPlatform ? "apple:" : "teamid:\(team)"
+    }
+
+    /// The access control list of a new item: its creator trusted, its creator's partition allowed.
+    static func acl(creator appID: String, partition: String) -> SecValue {
+        .dictionary(["trusted": .array([.string(appID)]), "partitions": .array([.string(partition)])])
+    }
+
+    /// Whether an item's list lets `appID` of `partition` use its secret without asking the user.
+    static func trusts(_ item: KeychainItem, appID: String, partition: String) -> Bool {
+        guard let acl = item.attributes[aclKey]?.dictionaryValue else { return false }
+        let trusted = acl["trusted"]?.array?.compactMap(\.string) ?? []
+        let partitions = acl["partitions"]?.array?.compactMap(\.string) ?? []
+        return trusted.contains(appID) && partitions.contains(partition)
+    }
+
+    /// Whether `item` lives in a file keychain.
+    static func holds(_ item: KeychainItem) -> Bool {
+        item.keychain.hasPrefix("login:")
+    }
+
+    /// The attributes an app sees of a file-keychain item: none of the data-protection ones.
+    static func visibleAttributes(_ attributes: [String: SecValue]) -> [String: SecValue] {
+        attributes.filter { !strippedKeys.contains($0.key) && $0.key != aclKey }
+    }
+}
+
+/// A macOS app's way to its device's file keychain: the keychain and the app's partition.
+public struct FileKeychainAccess: Hashable, Sendable {
+    public let keychain: String
+    public let partition: String
+
+    public init(keychain: String, partition: String) {
+        self.keychain = keychain
+        self.partition = partition
+    }
+}
+
+/// Which keychain a macOS app's call goes to (src OSX `SecItemCategorizeQuery`, spec §5).
+enum KeychainRoute: Equatable {
+    case dataProtection, file, both
+
+    static func of(_ dictionary: [String: SecValue]) -> KeychainRoute {
+        if let flag = dictionary["nleg"] {
+            return isTruthy(flag) ? .dataProtection : .file
+        }
+        if let sync = dictionary["sync"], isTruthy(sync) { return .dataProtection }
+        if dictionary["accc"] != nil || dictionary["tkid"] != nil || dictionary["agrp"]?.string == "com.apple.token" {
+            return .dataProtection
+        }
+        if dictionary["class"] == nil && dictionary["v_PersistentRef"] == nil && dictionary["v_Ref"] == nil {
+            return .file
+        }
+        return .both
+    }
+
+    /// A CFBoolean or CFNumber that reads as true; `kSecAttrSynchronizableAny` is not.
+    private static func isTruthy(_ value: SecValue) -> Bool {
+        switch value {
+        case .bool(let flag): flag
+        default: (value.number ?? 0) != 0
+        }
+    }
+
+    /// The answer of a call that ran on both keychains: the data-protection side's when it
+    /// succeeded (arrays joined, data-protection items first), else the file side's (src OSX
+    /// `SecItemMergeResults`; a data-protection errSecMissingEntitlement is thereby ignored).
+    static func merged(dataProtection: SecItemResult, file: SecItemResult) -> SecItemResult {
+        guard dataProtection.status == .success else { return file }
+        if file.status == .success, case .array(let first)? = dataProtection.result, case .array(let second)? = file.result {
+            return .success(.array(first + second))
+        }
+        return dataProtection
+    }
+}
+
+extension SecValue {
+    /// The elements, when this is an array.
+    var array: [SecValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+}
