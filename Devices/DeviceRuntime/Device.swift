@@ -239,8 +239,20 @@ actor Device {
             do {
                 if apps[bundleID]?.reference == nil { try await register(bundleID) }
                 guard let reference = apps[bundleID]?.reference else { break }
-                let request = KeychainAPI.CallRequest(app: reference, query: query, attributesToUpdate: attributesToUpdate)
-                let answer = try await send(call, request)
+                var request = KeychainAPI.CallRequest(app: reference, query: query, attributesToUpdate: attributesToUpdate)
+                var answer = try await send(call, request)
+                // A login-keychain item the app is not trusted with: ask the user, unless the call
+                // may not show UI, and make the call again with the answer (Deny ends it here).
+                if answer.status == SecStatus.interactionNotAllowed.code, let item = answer.confirmation,
+                    query["u_AuthUI"]?.string != "u_AuthUIF", query["u_NoAuthUI"]?.bool != true
+                {
+                    guard let approval = await askToUse(item, as: bundleID) else {
+                        let reason = "the user denied \(bundleID) the use of “\(item)” in the login keychain"
+                        return .call(status: SecStatus.authFailed.code, name: SecStatus.authFailed.name, result: nil, reason: reason)
+                    }
+                    request.userApproval = approval
+                    answer = try await send(call, request)
+                }
                 return .call(status: answer.status, name: answer.name, result: answer.result, reason: answer.reason)
             } catch let refusal as KeychainRefusal where refusal.code == "unknownApp" || refusal.code == "unknownDevice" {
                 // keychaind restarted and forgot this device's apps: register again, once.

@@ -63,11 +63,20 @@ public enum KeychainAPI {
         public var query: [String: SecValue]
         /// `attributesToUpdate`, for `update` only.
         public var attributesToUpdate: [String: SecValue]?
+        /// The device's user's answer when the call was made again after a login-keychain prompt;
+        /// set by the device, never by the app.
+        public var userApproval: UserApproval?
 
-        public init(app: String, query: [String: SecValue], attributesToUpdate: [String: SecValue]? = nil) {
+        public init(
+            app: String,
+            query: [String: SecValue],
+            attributesToUpdate: [String: SecValue]? = nil,
+            userApproval: UserApproval? = nil
+        ) {
             self.app = app
             self.query = query
             self.attributesToUpdate = attributesToUpdate
+            self.userApproval = userApproval
         }
     }
 
@@ -94,12 +103,16 @@ public enum KeychainAPI {
         public var name: String
         public var result: SecValue?
         public var reason: String?
+        /// For errSecInteractionNotAllowed on a login-keychain item the app is not trusted with:
+        /// the item's name, for the device to ask its user (then call again with the answer).
+        public var confirmation: String?
 
-        public init(status: SecStatus, result: SecValue?, reason: String?) {
+        public init(status: SecStatus, result: SecValue?, reason: String?, confirmation: String? = nil) {
             self.status = status.code
             name = status.name
             self.result = result
             self.reason = reason
+            self.confirmation = confirmation
         }
     }
 

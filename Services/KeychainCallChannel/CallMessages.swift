@@ -47,6 +47,7 @@ public struct CallMessage: Sendable, Hashable {
     }
 
     static let appCall: UInt8 = 1
+    static let approvalTag: UInt8 = 2
 
     /// The message's bytes (without the frame's length): the id, the kind, the call, the app's
     /// reference, the query and, for update only, the attributes, in ``SecValueBinary``'s form.
@@ -63,6 +64,11 @@ public struct CallMessage: Sendable, Hashable {
         } else {
             writer.write(UInt8(0))
         }
+        // Optional tail: the user's answer to a login-keychain prompt.
+        if let approval = request.userApproval {
+            writer.write(Self.approvalTag)
+            writer.write(approval.rawValue)
+        }
         return writer.bytes
     }
 
@@ -77,8 +83,16 @@ public struct CallMessage: Sendable, Hashable {
             let app = try reader.readString()
             let query = try reader.readDictionary()
             let attributes = try reader.readByte() == 1 ? try reader.readDictionary() : nil
+            var approval: UserApproval?
+            if !reader.isAtEnd {
+                guard try reader.readByte() == approvalTag else { throw WireError("bytes follow the call") }
+                let text = try reader.readString()
+                guard let answer = UserApproval(rawValue: text) else { throw WireError("unknown user approval '\(text)'") }
+                approval = answer
+            }
             guard reader.isAtEnd else { throw WireError("bytes follow the call") }
-            return (id, .success(CallMessage(id: id, call: call, request: .init(app: app, query: query, attributesToUpdate: attributes))))
+            let request = KeychainAPI.CallRequest(app: app, query: query, attributesToUpdate: attributes, userApproval: approval)
+            return (id, .success(CallMessage(id: id, call: call, request: request)))
         } catch let error as WireError {
             return (id, .failure(error))
         } catch {
@@ -118,6 +132,10 @@ public struct AnswerMessage: Sendable, Hashable {
                 writer.write(UInt8(0))
             }
             writer.write(answer.reason ?? "")
+            if let confirmation = answer.confirmation {
+                writer.write(UInt8(1))
+                writer.write(confirmation)
+            }
         case .problem(let problem):
             writer.write(UInt8(1))
             writer.write(problem.error)
@@ -142,6 +160,10 @@ public struct AnswerMessage: Sendable, Hashable {
             var answer = KeychainAPI.CallResponse(status: .success, result: result, reason: reason.isEmpty ? nil : reason)
             answer.status = status
             answer.name = name
+            if !reader.isAtEnd {
+                guard try reader.readByte() == 1 else { throw WireError("unknown answer field") }
+                answer.confirmation = try reader.readString()
+            }
             body = .answer(answer)
         case 1:
             let code = try reader.readString()

@@ -1,5 +1,5 @@
 public import AppIdentity
-import KeychainTypes
+public import KeychainTypes
 
 /// Who is calling and on what device: what every SecItem call is decided against.
 public struct ClientContext: Hashable, Sendable {
@@ -23,6 +23,8 @@ public struct ClientContext: Hashable, Sendable {
     public let fileKeychain: FileKeychainAccess?
     /// Set on the context a call routed to the file keychain runs with: the keychain and partition.
     let fileSide: FileKeychainAccess?
+    /// What the device's user answered for this call, when it asked (login keychain only).
+    public let userApproval: UserApproval?
 
     /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order);
     /// `claimsApplicationIdentifier` tells a Mac tool without one from an app whose identifier a
@@ -37,7 +39,8 @@ public struct ClientContext: Hashable, Sendable {
         isDenied: Bool = false,
         mayHoldWildcard: Bool = false,
         claimsApplicationIdentifier: Bool = true,
-        fileKeychain: FileKeychainAccess? = nil
+        fileKeychain: FileKeychainAccess? = nil,
+        userApproval: UserApproval? = nil
     ) {
         self.appID = appID
         self.accessGroups = device.platform.heldAccessGroups(
@@ -52,6 +55,7 @@ public struct ClientContext: Hashable, Sendable {
         self.mayHoldWildcard = mayHoldWildcard
         self.fileKeychain = fileKeychain
         self.fileSide = nil
+        self.userApproval = userApproval
     }
 
     private init(fileSideOf client: ClientContext, access: FileKeychainAccess) {
@@ -65,6 +69,7 @@ public struct ClientContext: Hashable, Sendable {
         mayHoldWildcard = false
         fileKeychain = nil
         fileSide = access
+        userApproval = client.userApproval
     }
 
     /// The context of the same caller on the file keychain.
@@ -106,19 +111,34 @@ public struct ClientContext: Hashable, Sendable {
         self.mayHoldWildcard = mayHoldWildcard
         self.fileKeychain = nil
         self.fileSide = nil
+        self.userApproval = nil
+    }
+
+    /// `item` with this caller on its access control list.
+    func trusting(_ item: KeychainItem) -> KeychainItem {
+        guard let side = fileSide else { return item }
+        return FileKeychain.trusting(item, appID: appID, partition: side.partition)
     }
 
     /// On the file keychain, an app not on an item's access control list (or of another partition)
-    /// may not use the item's secret without asking the user. Until the lab shows that prompt, the
-    /// call gets errSecInteractionNotAllowed, as with kSecUseAuthenticationUIFail.
-    func checkFileTrust(_ items: [KeychainItem], call: String) throws(SecItemError) {
-        guard let side = fileSide else { return }
-        guard let item = items.first(where: { !FileKeychain.trusts($0, appID: appID, partition: side.partition) }) else { return }
-        let name = item.attributes["labl"]?.string ?? item.attributes["svce"]?.string ?? item.attributes["srvr"]?.string ?? "an item"
-        throw SecItemError(
-            .interactionNotAllowed,
-            "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user would be asked whether it may use this confidential information"
-        )
+    /// may use the item's secret only once the device's user allows it: without an answer the call
+    /// is errSecInteractionNotAllowed naming the item, for the device to ask (and, for a call that
+    /// may not ask, as macOS answers it). Returns the items "Always Allow" must now trust.
+    func checkFileTrust(_ items: [KeychainItem], call: String) throws(SecItemError) -> [KeychainItem] {
+        guard let side = fileSide else { return [] }
+        let untrusted = items.filter { !FileKeychain.trusts($0, appID: appID, partition: side.partition) }
+        guard let item = untrusted.first else { return [] }
+        switch userApproval {
+        case .once?: return []
+        case .always?: return untrusted
+        case nil:
+            let name = FileKeychain.name(of: item)
+            throw SecItemError(
+                .interactionNotAllowed,
+                "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user must allow it",
+                confirmation: name
+            )
+        }
     }
 
     /// Whether the caller holds `*`: every group, with no group condition on what it reads.

@@ -33,6 +33,30 @@ public enum FileKeychain {
         return trusted.contains(appID) && partitions.contains(partition)
     }
 
+    /// The name a prompt shows for an item: its label, else its service or server.
+    static func name(of item: KeychainItem) -> String {
+        let attribute = item.attributes["labl"] ?? item.attributes["svce"] ?? item.attributes["srvr"]
+        switch attribute {
+        case .string(let text)?: return text
+        case .data(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+        default: return "an item"
+        }
+    }
+
+    /// `item` with `appID` of `partition` on its access control list ("Always Allow").
+    static func trusting(_ item: KeychainItem, appID: String, partition: String) -> KeychainItem {
+        var acl = item.attributes[aclKey]?.dictionaryValue ?? [:]
+        var trusted = acl["trusted"]?.array ?? []
+        var partitions = acl["partitions"]?.array ?? []
+        if !trusted.contains(.string(appID)) { trusted.append(.string(appID)) }
+        if !partitions.contains(.string(partition)) { partitions.append(.string(partition)) }
+        acl["trusted"] = .array(trusted)
+        acl["partitions"] = .array(partitions)
+        var changed = item
+        changed.attributes[aclKey] = .dictionary(acl)
+        return changed
+    }
+
     /// Whether `item` lives in a file keychain.
     static func holds(_ item: KeychainItem) -> Bool {
         item.keychain.hasPrefix("login:")

@@ -50,7 +50,12 @@ extension KeychainEngine {
             }
             try checkAvailable(found, client: client, call: "SecItemCopyMatching")
             if query.returnData {
-                try client.checkFileTrust(found, call: "SecItemCopyMatching")
+                let toTrust = try client.checkFileTrust(found, call: "SecItemCopyMatching")
+                if !toTrust.isEmpty {
+                    try await store.write { writer in
+                        for item in toTrust { try writer.replace(item, with: client.trusting(item)) }
+                    }
+                }
             }
             return .success(ResultShape.found(found, query: query, limit: limit, platform: client.device.platform))
         }

@@ -59,9 +59,10 @@ extension KeychainEngine {
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
                 try engine.checkAvailable(items, client: client, call: "SecItemUpdate")
-                try client.checkFileTrust(items, call: "SecItemUpdate")
+                let toTrust = Set(try client.checkFileTrust(items, call: "SecItemUpdate").map(\.uuid))
                 for item in items {
-                    let new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)
+                    var new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)
+                    if toTrust.contains(item.uuid) { new = client.trusting(new) }
                     do {
                         try writer.replace(item, with: new)
                     } catch let error as StoreError where error.code == .duplicate {

@@ -9,11 +9,15 @@ public struct SecItemError: Error, Hashable, Sendable, CustomStringConvertible {
     public let status: SecStatus
     /// Which rule decided, naming the key, group or value involved (never a secret).
     public let reason: String
+    /// For a login-keychain item the caller is not trusted with: the item's name, for the device to
+    /// ask its user whether the app may use it (``UserApproval``).
+    public let confirmation: String?
 
     /// An error with its status and reason.
-    public init(_ status: SecStatus, _ reason: String) {
+    public init(_ status: SecStatus, _ reason: String, confirmation: String? = nil) {
         self.status = status
         self.reason = reason
+        self.confirmation = confirmation
     }
 
     /// `errSecParam (-50): reason`.

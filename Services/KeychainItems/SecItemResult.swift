@@ -8,6 +8,8 @@ public struct SecItemResult: Hashable, Sendable {
     public var result: SecValue?
     /// The rule that decided a non-zero status.
     public var reason: String?
+    /// The login-keychain item the user must allow the caller to use (see ``SecItemError``).
+    public var confirmation: String?
 
     /// A success with an optional result.
     public static func success(_ result: SecValue? = nil) -> SecItemResult {
@@ -16,6 +18,6 @@ public struct SecItemResult: Hashable, Sendable {
 
     /// A failure.
     public static func failure(_ error: SecItemError) -> SecItemResult {
-        SecItemResult(status: error.status, result: nil, reason: error.reason)
+        SecItemResult(status: error.status, result: nil, reason: error.reason, confirmation: error.confirmation)
     }
 }

@@ -48,7 +48,13 @@ struct KeychainCalls: Sendable {
         let started = ContinuousClock.now
         guard let report = devices.report(for: udid) else { return refused(.unknownDevice(udid), device: udid, call: call, request) }
         guard let entry = apps.lookup(request.app, device: udid) else { return refused(.unknownApp(request.app), device: udid, call: call, request) }
-        let client = client(entry, device: udid, state: Self.state(report), account: report.iCloudAccount)
+        let client = client(
+            entry,
+            device: udid,
+            state: Self.state(report),
+            account: report.iCloudAccount,
+            userApproval: request.userApproval
+        )
         let result = await perform(call, request, client: client)
         recorder.call(
             device: udid,
@@ -68,7 +74,9 @@ struct KeychainCalls: Sendable {
                 "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
             ]
         )
-        return .success(KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason))
+        return .success(
+            KeychainAPI.CallResponse(status: result.status, result: result.result, reason: result.reason, confirmation: result.confirmation)
+        )
     }
 
     private func refused(
@@ -93,7 +101,13 @@ struct KeychainCalls: Sendable {
         }
     }
 
-    func client(_ entry: AppRegistry.Entry, device: String, state: DeviceState, account: String?) -> ClientContext {
+    func client(
+        _ entry: AppRegistry.Entry,
+        device: String,
+        state: DeviceState,
+        account: String?,
+        userApproval: UserApproval? = nil
+    ) -> ClientContext {
         ClientContext(
             appID: entry.app.appID.rawValue,
             entitledGroups: entry.app.accessGroups,
@@ -108,7 +122,8 @@ struct KeychainCalls: Sendable {
                 on: state.platform
             ),
             claimsApplicationIdentifier: entry.app.claimsApplicationIdentifier,
-            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform)
+            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform),
+            userApproval: userApproval
         )
     }
 

@@ -12,6 +12,9 @@ public struct Prompt: Codable, Hashable, Sendable {
         case picker
         /// The G2 password request (iOS 15.4+): AuthenticationServices' sheet of saved passwords.
         case passwordRequest = "password-request"
+        /// A Mac asking whether an app may use a login-keychain item it is not trusted with:
+        /// Always Allow, Deny, Allow.
+        case keychainAccess = "keychain-access"
     }
 
     public var kind: Kind

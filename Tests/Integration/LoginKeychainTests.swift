@@ -32,18 +32,42 @@ import WorldTestSupport
         }
     }
 
-    @Test func anotherAppMayNotUseTheSecret() async throws {
+    static func answer(_ lab: RunningLab, _ answers: [String]) throws {
+        let result = try lab.kclab(["device", "answer", "--device", W.mac] + answers)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Another app asks the user: Deny (errSecAuthFailed), Allow (this once), Always Allow (then
+    /// never again); a call that may show no UI gets errSecInteractionNotAllowed without a prompt.
+    @Test func anotherAppNeedsTheUsersSay() async throws {
         try await withLab(W.platformBinaries) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", Self.item) == 0)
             let secret: [String: SecValue] = ["class": .string("genp"), "svce": .string("mail"), "r_Data": .bool(true)]
             let own = try lab.call(.copyMatching, on: W.mac, as: "com.example.MacApp", secret)
             #expect(own.result == .data(Data("pw".utf8)))
-            let other = try lab.call(.copyMatching, on: W.mac, as: "com.example.Greedy", secret)
-            #expect(other.status == -25308)
-            #expect(other.reason?.contains("not on the access control list of “Mail account”") == true, "\(other.reason ?? "")")
-            let deleted = try lab.status(.delete, on: W.mac, as: "com.example.Greedy", ["class": .string("genp"), "svce": .string("mail")])
-            #expect(deleted == -25308)
-            #expect(try lab.status(.copyMatching, on: W.mac, as: "com.example.MacApp", secret) == 0, "still there")
+
+            try Self.answer(lab, ["decline", "pick 3", "pick 1"])
+            let denied = try lab.call(.copyMatching, on: W.mac, as: "com.example.Greedy", secret)
+            #expect(denied.status == -25293, "Deny: \(denied.reason ?? "")")
+            let once = try lab.call(.copyMatching, on: W.mac, as: "com.example.Greedy", secret)
+            #expect(once.result == .data(Data("pw".utf8)), "Allow: \(once.reason ?? "")")
+            let always = try lab.call(.copyMatching, on: W.mac, as: "com.example.Greedy", secret)
+            #expect(always.result == .data(Data("pw".utf8)), "Always Allow: \(always.reason ?? "")")
+            let trusted = try lab.call(.copyMatching, on: W.mac, as: "com.example.Greedy", secret)
+            #expect(trusted.result == .data(Data("pw".utf8)))
+
+            let shown = (try? PromptLog.read(lab.state.promptLog(W.mac))) ?? []
+            #expect(shown.count == 3, "no prompt once Always Allow answered: \(shown.map(\.answer))")
+            #expect(shown.first?.title == "Greedy wants to use your confidential information stored in “Mail account” in your keychain.")
+            #expect(shown.first?.choices == ["Always Allow", "Deny", "Allow"])
+            #expect(shown.map(\.answer) == ["decline", "pick 3", "pick 1"])
+
+            var noUI = secret
+            noUI["u_AuthUI"] = .string("u_AuthUIF")
+            let silent = try lab.call(.copyMatching, on: W.mac, as: "com.apple.Notes", noUI)
+            #expect(silent.status == -25308)
+            #expect(silent.reason?.contains("“Mail account”") == true, "\(silent.reason ?? "")")
+            #expect(((try? PromptLog.read(lab.state.promptLog(W.mac))) ?? []).count == 3, "no prompt for a call that may show none")
         }
     }
 }
