@@ -191,6 +191,9 @@ import WorldTestSupport
             #expect(output.contains("AutoFill: alice at example.com filled in from saved passwords\n   signed in to example.com as alice"))
             #expect(output.contains("PROMPT “DemoApp” Would Like to Delete the Saved Password for “example.com”"))
             #expect(output.contains("[iphone-alice] no saved passwords"))
+            // A Mac's login keychain: the prompt once, Always Allow, then none.
+            #expect(output.contains("com.example.MacNotes read the mail password: imap-s3cret\n   [mac-alice] PROMPT Notes wants to use"))
+            #expect(output.components(separatedBy: "wants to use your confidential information").count == 2, "one prompt only")
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }

@@ -20,7 +20,7 @@ import WorldFile
         #expect(family.appID.rawValue == "ABC1234DEF.com.useyourloaf.amazingApp2")
         #expect(family.entitlements.keychainAccessGroups == ["ABC1234DEF.amazingAppFamily"])
         let accounts = world.devices.compactMap(\.iCloudAccount)
-        #expect(accounts.count == 3 && Set(accounts).count == 2, "two devices of one account and one of another")
+        #expect(accounts.count == 4 && Set(accounts).count == 2, "three devices of one account (a Mac among them) and one of another")
         #expect(world.websites.first?.hosts.map(\.host) == ["example.com", "www.example.com", "support.example.com"])
     }
 

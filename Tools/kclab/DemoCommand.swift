@@ -101,9 +101,12 @@ struct DemoCommand: AsyncParsableCommand {
             try tell(story, number: number + 1, lab, walkthrough)
         }
         try associations(lab, number: DemoStory.seeds.count + 1, walkthrough)
-        guard summary.websites != nil else { return }
-        for (number, story) in DemoStory.sharedCredentials.enumerated() {
-            try tell(story, number: DemoStory.seeds.count + 2 + number, lab, walkthrough)
+        var number = DemoStory.seeds.count + 2
+        let stories = (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac
+        let devices = Set(summary.devices.map(\.id))
+        for story in stories where story.steps.allSatisfy({ $0.app.isEmpty || devices.contains($0.device) }) {
+            try tell(story, number: number, lab, walkthrough)
+            number += 1
         }
     }
 
@@ -127,7 +130,9 @@ struct DemoCommand: AsyncParsableCommand {
                 let response = try client.send(DeviceRequest(.run, app: step.app, arguments: arguments))
                 lines.append((response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
                 for prompt in ((try? PromptLog.read(lab.promptLog(step.device))) ?? []).dropFirst(shown) {
-                    lines.append("PROMPT \(prompt.title) [\(prompt.buttons.joined(separator: " | "))] → the user: \(prompt.answer)")
+                    // A Mac's keychain prompt has three buttons; the other prompts list their buttons.
+                    let buttons = prompt.kind == "keychain-access" ? prompt.choices ?? prompt.buttons : prompt.buttons
+                    lines.append("PROMPT \(prompt.title) [\(buttons.joined(separator: " | "))] → the user: \(prompt.answer)")
                 }
             }
             for line in lines {

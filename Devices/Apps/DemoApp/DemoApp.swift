@@ -9,6 +9,7 @@ import SeedSnippets
 ///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite
 ///              save-private VALUE | read-private | snoop TEAM-GROUP
 ///              discover-team | family-write VALUE | family-read | seed000 | groups
+///              mac-save VALUE | mac-read
 ///              web-login | web-signup | web-change-password | web-delete | web-logout | web-whoami
 @main
 enum DemoApp {
@@ -42,6 +43,16 @@ enum DemoApp {
             print("\(app) saved the token in its default group, \(Keychain.defaultAccessGroup ?? "?")")
         case ("read-token", 1):
             report(app, "the token", try keychain.string(for: "alice"))
+        case ("mac-save", 2):
+            // On a Mac, an add that does not ask for data protection goes to the login keychain.
+            try keychain.set(arguments[1], for: "imap")
+            print("\(app) saved the mail password in the login keychain; its access list trusts \(app) alone")
+        case ("mac-read", 1):
+            do throws(KeychainError) {
+                report(app, "the mail password", try keychain.string(for: "imap"))
+            } catch {
+                print("\(app) may not use the mail password: \(error.name) (\(error.status))")
+            }
         case ("save-suite", 2):
             try keychain.accessGroup(try .appGroup("com.example.AppSuite")).set(arguments[1], for: "suite")
             print("\(app) saved suite data in group.com.example.AppSuite")
