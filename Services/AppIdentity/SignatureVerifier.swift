@@ -58,22 +58,8 @@ public struct SignatureVerifier: Sendable {
                 : "the bundle has no provisioning profile, and an \(platform!) device installs no app without one"
             check.refusals.append(Refusal(.profileRequired, detail))
         }
-        let message: SignedMessage
-        do {
-            message = try SignedMessage(der: app.codeSignature)
-        } catch {
-            check.refusals.append(Refusal(.codeSignature, "the code signature is not valid: \(error.message)"))
-            return check
-        }
-        check.refusals += signerRefusals(message, role: .teamSigning, rule: .codeSignatureTrust, what: "the code signature", at: date)
+        guard let (message, directory) = readCodeSignature(app, at: date, into: &check) else { return check }
         let signerTeam = (try? Certificate(der: message.signerCertificate))?.teamID
-        let directory: CodeDirectory
-        do {
-            directory = try CodeDirectory(propertyList: message.content)
-        } catch {
-            check.refusals.append(Refusal(.codeSignature, "the signed code directory cannot be read: \(error.message)"))
-            return check
-        }
         check.codeDirectory = directory
         check.teamID = signerTeam
         if directory.teamIdentifier != signerTeam {
@@ -147,14 +133,7 @@ public struct SignatureVerifier: Sendable {
         at date: Date,
         into check: inout SignatureCheck
     ) -> CodeDirectory? {
-        let message: SignedMessage
-        do {
-            message = try SignedMessage(der: app.codeSignature)
-        } catch {
-            check.refusals.append(Refusal(.codeSignature, "the code signature is not valid: \(error.message)"))
-            return nil
-        }
-        check.refusals += signerRefusals(message, role: .teamSigning, rule: .codeSignatureTrust, what: "the code signature", at: date)
+        guard let (message, directory) = readCodeSignature(app, at: date, into: &check) else { return nil }
         if !profile.developerCertificates.contains(message.signerCertificate) {
             let signer = try? Certificate(der: message.signerCertificate)
             let name = signer.map { "'\($0.commonName)'" } ?? "its certificate"
@@ -164,13 +143,6 @@ public struct SignatureVerifier: Sendable {
                     "the code signature is by \(name), which the profile of team \(profile.teamID?.rawValue ?? "?") does not list"
                 )
             )
-        }
-        let directory: CodeDirectory
-        do {
-            directory = try CodeDirectory(propertyList: message.content)
-        } catch {
-            check.refusals.append(Refusal(.codeSignature, "the signed code directory cannot be read: \(error.message)"))
-            return nil
         }
         if directory.teamIdentifier != profile.teamID {
             check.refusals.append(
@@ -184,6 +156,29 @@ public struct SignatureVerifier: Sendable {
             check.refusals.append(Refusal(.modifiedAfterSigning, "embedded.mobileprovision is not the profile the app was signed with"))
         }
         return directory
+    }
+
+    /// The code signature's CMS message, checked as a team certificate's, and the code directory
+    /// it signs; `nil` (with the refusal) when either cannot be read.
+    private func readCodeSignature(
+        _ app: SignedApp,
+        at date: Date,
+        into check: inout SignatureCheck
+    ) -> (SignedMessage, CodeDirectory)? {
+        let message: SignedMessage
+        do {
+            message = try SignedMessage(der: app.codeSignature)
+        } catch {
+            check.refusals.append(Refusal(.codeSignature, "the code signature is not valid: \(error.message)"))
+            return nil
+        }
+        check.refusals += signerRefusals(message, role: .teamSigning, rule: .codeSignatureTrust, what: "the code signature", at: date)
+        do {
+            return (message, try CodeDirectory(propertyList: message.content))
+        } catch {
+            check.refusals.append(Refusal(.codeSignature, "the signed code directory cannot be read: \(error.message)"))
+            return nil
+        }
     }
 
     /// The chain and role checks every signer must pass.

@@ -6,25 +6,25 @@ public struct ClientContext: Hashable, Sendable {
     /// The caller's application identifier, for logs.
     public let appID: String
     /// The caller's access groups, in order, as securityd holds them (token handling applied).
-    public let accessGroups: [String]
+    public private(set) var accessGroups: [String]
     /// The device's platform and version: where Apple's behaviour changed, they decide.
     public let device: DeviceState
     /// The keychain of the device.
-    public let deviceKeychain: String
+    public private(set) var deviceKeychain: String
     /// The keychain shared by the devices of the iCloud account, if one is signed in.
-    public let accountKeychain: String?
+    public private(set) var accountKeychain: String?
     /// Whether the caller is an App Clip (`com.apple.developer.on-demand-install-capable`).
-    public let isAppClip: Bool
+    public private(set) var isAppClip: Bool
     /// Whether the caller is entitled `com.apple.private.keychain.deny`: no keychain at all.
     public let isDenied: Bool
     /// Whether the caller is an eligible platform binary, which alone may hold `*` (§1.6).
-    public let mayHoldWildcard: Bool
+    public private(set) var mayHoldWildcard: Bool
     /// For a macOS app on a Mac: its device's file keychain, where its calls may be routed (§5).
-    public let fileKeychain: FileKeychainAccess?
+    public private(set) var fileKeychain: FileKeychainAccess?
     /// Set on the context a call routed to the file keychain runs with: the keychain and partition.
-    let fileSide: FileKeychainAccess?
+    private(set) var fileSide: FileKeychainAccess?
     /// What the device's user answered for this call, when it asked (login keychain only).
-    public let userApproval: UserApproval?
+    public private(set) var userApproval: UserApproval?
 
     /// A context for an app whose verified entitlements gave `entitledGroups` (Apple's order);
     /// `claimsApplicationIdentifier` tells a Mac tool without one from an app whose identifier a
@@ -54,64 +54,29 @@ public struct ClientContext: Hashable, Sendable {
         self.isDenied = isDenied
         self.mayHoldWildcard = mayHoldWildcard
         self.fileKeychain = fileKeychain
-        self.fileSide = nil
         self.userApproval = userApproval
-    }
-
-    private init(fileSideOf client: ClientContext, access: FileKeychainAccess) {
-        appID = client.appID
-        accessGroups = [FileKeychain.group]
-        device = client.device
-        deviceKeychain = access.keychain
-        accountKeychain = nil
-        isAppClip = false
-        isDenied = client.isDenied
-        mayHoldWildcard = false
-        fileKeychain = nil
-        fileSide = access
-        userApproval = client.userApproval
     }
 
     /// The context of the same caller on the file keychain.
     var onFileKeychain: ClientContext? {
-        fileKeychain.map { ClientContext(fileSideOf: self, access: $0) }
+        guard let access = fileKeychain else { return nil }
+        var file = self
+        file.accessGroups = [FileKeychain.group]
+        file.deviceKeychain = access.keychain
+        file.accountKeychain = nil
+        file.isAppClip = false
+        file.mayHoldWildcard = false
+        file.fileKeychain = nil
+        file.fileSide = access
+        return file
     }
 
     /// The same caller with no file keychain: its calls stay on the data-protection keychain.
     var onDataProtectionKeychain: ClientContext {
-        ClientContext(
-            appID: appID,
-            heldGroups: accessGroups,
-            device: device,
-            deviceKeychain: deviceKeychain,
-            accountKeychain: accountKeychain,
-            isAppClip: isAppClip,
-            isDenied: isDenied,
-            mayHoldWildcard: mayHoldWildcard
-        )
-    }
-
-    private init(
-        appID: String,
-        heldGroups: [String],
-        device: DeviceState,
-        deviceKeychain: String,
-        accountKeychain: String?,
-        isAppClip: Bool,
-        isDenied: Bool,
-        mayHoldWildcard: Bool
-    ) {
-        self.appID = appID
-        self.accessGroups = heldGroups
-        self.device = device
-        self.deviceKeychain = deviceKeychain
-        self.accountKeychain = accountKeychain
-        self.isAppClip = isAppClip
-        self.isDenied = isDenied
-        self.mayHoldWildcard = mayHoldWildcard
-        self.fileKeychain = nil
-        self.fileSide = nil
-        self.userApproval = nil
+        var dataProtection = self
+        dataProtection.fileKeychain = nil
+        dataProtection.userApproval = nil
+        return dataProtection
     }
 
     /// `item` with this caller on its access control list.

@@ -15,6 +15,11 @@ public enum FileKeychain {
     /// What the file keychain drops from a call, as macOS's SecItem layer strips it (§5).
     static let strippedKeys: Set<String> = ["pdmn", "accc", "agrp", "sync", "tomb", "nleg"]
 
+    /// `dictionary` without what the file keychain drops.
+    static func stripped(_ dictionary: [String: SecValue]) -> [String: SecValue] {
+        dictionary.filter { !strippedKeys.contains($0.key) }
+    }
+
     /// The partition of a client signed by `team`: `apple:` for Apple's platform binaries.
     public static func partition(team: String, isPlatform: Bool) -> String {
         isPlatform ? "apple:" : "teamid:\(team)"
@@ -58,7 +63,7 @@ public enum FileKeychain {
     }
 
     /// Whether `item` lives in a file keychain.
-    static func holds(_ item: KeychainItem) -> Bool {
+    public static func holds(_ item: KeychainItem) -> Bool {
         item.keychain.hasPrefix("login:")
     }
 

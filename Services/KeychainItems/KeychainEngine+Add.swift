@@ -6,7 +6,7 @@ extension KeychainEngine {
     public func add(_ attributes: [String: SecValue], client: ClientContext) async -> SecItemResult {
         // A Mac app's add goes to the file keychain unless it asks for data protection (§5).
         if let file = client.onFileKeychain, KeychainRoute.of(attributes) != .dataProtection {
-            return await add(attributes.filter { !FileKeychain.strippedKeys.contains($0.key) }, client: file)
+            return await add(FileKeychain.stripped(attributes), client: file)
         }
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(attributes)

@@ -3,15 +3,8 @@ public import KeychainTypes
 extension KeychainEngine {
     /// `SecItemCopyMatching` (spec keychain.md §2.4).
     public func copyMatching(_ dictionary: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        if let file = client.onFileKeychain {
-            let stripped = dictionary.filter { !FileKeychain.strippedKeys.contains($0.key) }
-            switch KeychainRoute.of(dictionary) {
-            case .dataProtection: return await copyMatching(dictionary, client: client.onDataProtectionKeychain)
-            case .file: return await copyMatching(stripped, client: file)
-            case .both:
-                let dataProtection = await copyMatching(dictionary, client: client.onDataProtectionKeychain)
-                return KeychainRoute.merged(dataProtection: dataProtection, file: await copyMatching(stripped, client: file))
-            }
+        if let answer = await routed(dictionary, client: client, { await copyMatching($0, client: $1) }) {
+            return answer
         }
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(dictionary)

@@ -5,15 +5,8 @@ extension KeychainEngine {
     /// `SecItemDelete` (spec keychain.md §2.6): deletes every matching item in the caller's
     /// writable groups; synchronizable items leave tombstones.
     public func delete(_ query: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        if let file = client.onFileKeychain {
-            let stripped = query.filter { !FileKeychain.strippedKeys.contains($0.key) }
-            switch KeychainRoute.of(query) {
-            case .dataProtection: return await delete(query, client: client.onDataProtectionKeychain)
-            case .file: return await delete(stripped, client: file)
-            case .both:
-                let dataProtection = await delete(query, client: client.onDataProtectionKeychain)
-                return KeychainRoute.merged(dataProtection: dataProtection, file: await delete(stripped, client: file))
-            }
+        if let answer = await routed(query, client: client, { await delete($0, client: $1) }) {
+            return answer
         }
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)

@@ -5,16 +5,12 @@ extension KeychainEngine {
     /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups
     /// is changed in one transaction, or none is.
     public func update(_ query: [String: SecValue], attributesToUpdate: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        if let file = client.onFileKeychain {
-            let stripped = query.filter { !FileKeychain.strippedKeys.contains($0.key) }
-            let changes = attributesToUpdate.filter { !FileKeychain.strippedKeys.contains($0.key) }
-            switch KeychainRoute.of(query) {
-            case .dataProtection: return await update(query, attributesToUpdate: attributesToUpdate, client: client.onDataProtectionKeychain)
-            case .file: return await update(stripped, attributesToUpdate: changes, client: file)
-            case .both:
-                let dataProtection = await update(query, attributesToUpdate: attributesToUpdate, client: client.onDataProtectionKeychain)
-                return KeychainRoute.merged(dataProtection: dataProtection, file: await update(stripped, attributesToUpdate: changes, client: file))
-            }
+        let routedAnswer = await routed(query, client: client) { query, side in
+            let changes = side.fileSide == nil ? attributesToUpdate : FileKeychain.stripped(attributesToUpdate)
+            return await update(query, attributesToUpdate: changes, client: side)
+        }
+        if let answer = routedAnswer {
+            return answer
         }
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)

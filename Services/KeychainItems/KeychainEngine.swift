@@ -37,6 +37,25 @@ public struct KeychainEngine: Sendable {
         }
     }
 
+    /// A macOS app's CopyMatching, Update or Delete where macOS sends it (§5): the data-protection
+    /// keychain, the login keychain (`dictionary` stripped), or both, merged; `nil` for a caller
+    /// with no login keychain, whose call runs as it is.
+    func routed(
+        _ dictionary: [String: SecValue],
+        client: ClientContext,
+        _ call: ([String: SecValue], ClientContext) async -> SecItemResult
+    ) async -> SecItemResult? {
+        guard let file = client.onFileKeychain else { return nil }
+        let stripped = FileKeychain.stripped(dictionary)
+        switch KeychainRoute.of(dictionary) {
+        case .dataProtection: return await call(dictionary, client.onDataProtectionKeychain)
+        case .file: return await call(stripped, file)
+        case .both:
+            let dataProtection = await call(dictionary, client.onDataProtectionKeychain)
+            return KeychainRoute.merged(dataProtection: dataProtection, file: await call(stripped, file))
+        }
+    }
+
     /// The explicit group of a read, or `nil`; a group the caller does not belong to is -34018 on
     /// current systems and "nothing matches" (-25300) before iOS 13 (spec §2.4 step 4, seed 000).
     func checkExplicitGroup(_ group: String?, allowed: (String) -> Bool, client: ClientContext, call: String) throws(SecItemError) {

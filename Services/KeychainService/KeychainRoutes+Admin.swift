@@ -13,13 +13,14 @@ extension KeychainRoutes {
     /// keychain's item metadata, and the data only with `reveal=true`. No device, app or system
     /// service may use it.
     ///
-    /// `GET /v1/admin/items?keychain=device:UDID&keychain=icloud:ACCOUNT[&group=G][&reveal=true]`
+    /// `GET /v1/admin/items?keychain=device:UDID&keychain=login:UDID&keychain=icloud:ACCOUNT[&group=G][&reveal=true]`
     func addAdminRoutes(to router: Router<DeviceRequestContext>) {
         router.get("/v1/admin/items") { request, context in
             let administrator = try await Self.administrator(context)
             let keychains: [String] = request.uri.queryParameters.getAll("keychain").map { String($0) }
-            guard !keychains.isEmpty, keychains.count <= 64, keychains.allSatisfy({ $0.hasPrefix("device:") || $0.hasPrefix("icloud:") }) else {
-                throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID or keychain=icloud:ACCOUNT")
+            guard !keychains.isEmpty, keychains.count <= 64, keychains.allSatisfy({ ["device:", "login:", "icloud:"].contains(where: $0.hasPrefix) })
+            else {
+                throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID, login:UDID or icloud:ACCOUNT")
             }
             let group: String? = request.uri.queryParameters.get("group").map { String($0) }
             let reveal = request.uri.queryParameters.get("reveal") == "true"
@@ -57,16 +58,18 @@ extension KeychainRoutes {
             if case .date(let value)? = item.attributes[key] { return value }
             return nil
         }
+        // A login-keychain item has no access group or protection class (its internal ones stay inside).
+        let inLoginKeychain = FileKeychain.holds(item)
         return KeychainAPI.AdminItem(
             keychain: item.keychain,
             itemClass: item.itemClass.rawValue,
-            group: text("agrp") ?? "",
+            group: inLoginKeychain ? "" : text("agrp") ?? "",
             account: text("acct"),
             service: text("svce"),
             server: text("srvr"),
             label: text("labl"),
             synchronizable: item.keychain.hasPrefix("icloud:"),
-            protection: text("pdmn"),
+            protection: inLoginKeychain ? nil : text("pdmn"),
             created: date("cdat"),
             modified: date("mdat"),
             data: reveal ? item.data : nil

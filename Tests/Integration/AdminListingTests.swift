@@ -33,6 +33,17 @@ import WorldTestSupport
             #expect(listed["data"] as? String == Data(secret.utf8).base64EncodedString())
             #expect(items.first { $0["account"] as? String == "synced" }?["synchronizable"] as? Bool == true)
 
+            // A Mac's login keychain is the device's too; its items show no group or protection.
+            let mail: [String: SecValue] = ["class": .string("genp"), "acct": .string("in-login"), "v_Data": .data(Data("pw".utf8))]
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", mail) == 0)
+            let mac = try lab.kclab(["keychain", "list", "--device", W.mac, "--json"])
+            let macItems = try #require(
+                (try JSONSerialization.jsonObject(with: Data(mac.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]]
+            )
+            let login = try #require(macItems.first { $0["account"] as? String == "in-login" }, "\(mac.stdout)")
+            #expect((login["keychain"] as? String)?.hasPrefix("login:") == true)
+            #expect(login["group"] as? String == "" && login["protection"] == nil, "\(login)")
+
             let account = try lab.kclab(["keychain", "list", "--account", "alice@example.com"])
             #expect(account.stdout.contains("synced") && !account.stdout.contains("listed"), "\(account.stdout)")
 

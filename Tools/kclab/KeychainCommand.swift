@@ -1,3 +1,4 @@
+import AppIdentity
 import ArgumentParser
 import DeviceProtocol
 import Foundation
@@ -68,17 +69,23 @@ struct KeychainCommand: AsyncParsableCommand {
             print(listing)
         }
 
-        /// The keychains to list: the device's and its account's, the account's, or every one.
+        /// The keychains to list: the device's (a Mac's login keychain too) and its account's, the
+        /// account's, or every one.
         private func keychains(_ world: World) throws -> [String] {
             if let account { return ["icloud:\(account)"] }
             if let device {
                 guard let declared = world.device(device) else {
                     throw LabFailure("no device \(device) in the world: one of \(world.devices.map(\.id).joined(separator: ", "))")
                 }
-                return ["device:\(declared.udid)"] + (declared.iCloudAccount.map { ["icloud:\($0)"] } ?? [])
+                return Self.ownKeychains(declared) + (declared.iCloudAccount.map { ["icloud:\($0)"] } ?? [])
             }
             let accounts = Set(world.devices.compactMap(\.iCloudAccount)).sorted()
-            return world.devices.map { "device:\($0.udid)" } + accounts.map { "icloud:\($0)" }
+            return world.devices.flatMap(Self.ownKeychains) + accounts.map { "icloud:\($0)" }
+        }
+
+        /// A device's own keychains: its data-protection keychain, and a Mac's login keychain.
+        private static func ownKeychains(_ device: WorldFile.Device) -> [String] {
+            ["device:\(device.udid)"] + (device.platform == .macos ? ["login:\(device.udid)"] : [])
         }
 
         private func print(_ listing: KeychainAPI.AdminItems) {
