@@ -535,6 +535,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// A subset of macOS's `security` command for a Mac's login keychain, run as a macOS app.
+        .executableTarget(
+            name: "security-tool",
+            dependencies: ["Security"],
+            path: "Devices/Apps/SecurityTool",
+            swiftSettings: strictSettings
+        ),
         /// A wrapper written as the open-source ones are, with its own `Keychain` type, and the
         /// program that runs it on a device (WrapperPatternTests; docs/keychain.md).
         .target(
@@ -737,6 +744,7 @@ let package = Package(
                 "demo-app",
                 "browser",
                 "wrapper-patterns",
+                "security-tool",
                 "webcredentiald",
                 "website",
                 "WebsiteFixture",

@@ -43,6 +43,8 @@ import WorldTestSupport
             let login = try #require(macItems.first { $0["account"] as? String == "in-login" }, "\(mac.stdout)")
             #expect((login["keychain"] as? String)?.hasPrefix("login:") == true)
             #expect(login["group"] as? String == "" && login["protection"] == nil, "\(login)")
+            let macTable = try lab.kclab(["keychain", "list", "--device", W.mac])
+            #expect(macTable.stdout.contains("1 in the login keychain"), "\(macTable.stdout)")
 
             let account = try lab.kclab(["keychain", "list", "--account", "alice@example.com"])
             #expect(account.stdout.contains("synced") && !account.stdout.contains("listed"), "\(account.stdout)")

@@ -104,7 +104,10 @@ struct KeychainCommand: AsyncParsableCommand {
                 say(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
             }
             say("")
-            for (group, count) in listing.counts.sorted(by: { $0.key < $1.key }) { say("\(count) in \(group)") }
+            for (group, count) in listing.counts.sorted(by: { $0.key < $1.key }) {
+                // A Mac's login keychain has no groups: its items are counted as the keychain's.
+                say("\(count) in \(group.isEmpty ? "the login keychain" : group)")
+            }
             if listing.items.isEmpty { say("no items") }
         }
 
