@@ -11,7 +11,12 @@ extension KeychainEngine {
             guard !client.accessGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemCopyMatching: \(client.appID) has no access group")
             }
-            let query = try QueryParser.parse(dictionary)
+            var query = try QueryParser.parse(dictionary)
+            if client.fileSide != nil, !query.returnsAnything {
+                // The file keychain's default result is a reference to the item (src OSX
+                // `_CreateSecItemParamsFromDictionary`), where the data-protection keychain gives none.
+                query.returnRef = true
+            }
             try checkExplicitGroup(query.accessGroup, allowed: client.mayRead, client: client, call: "SecItemCopyMatching")
             try client.checkAppClipGroups(call: "SecItemCopyMatching")
             if query.itemClass != .certificate && query.itemClass != .identity,

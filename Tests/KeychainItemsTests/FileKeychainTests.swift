@@ -97,4 +97,16 @@ import Testing
             await engine.copyMatching(F.query(["agrp": .string(F.shared), "nleg": .bool(true)]), client: Self.stranger).status == .missingEntitlement
         )
     }
+
+    /// A query asking for nothing gets a reference from the login keychain (its default result),
+    /// nothing from the data-protection keychain.
+    @Test func theLoginKeychainAnswersWithAReferenceByDefault() async throws {
+        let engine = F.engine()
+        #expect(await engine.add(F.password("alice"), client: Self.notes).status == .success)
+        #expect(await engine.add(F.password("bob", ["nleg": .bool(true)]), client: Self.notes).status == .success)
+        let login = await engine.copyMatching(F.query(["acct": .string("alice"), "nleg": .bool(false)]), client: Self.notes)
+        #expect(login.result?.dictionaryValue?["$ref"] == .string("genp"))
+        let dataProtection = await engine.copyMatching(F.query(["acct": .string("bob"), "nleg": .bool(true)]), client: Self.notes)
+        #expect(dataProtection.status == .success && dataProtection.result == nil)
+    }
 }
