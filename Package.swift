@@ -571,6 +571,7 @@ let package = Package(
             dependencies: [
                 "AppIdentity",
                 "DeviceProtocol",
+                "KeychainItems",
                 "KeychainStore",
                 "KeychainTypes",
                 "LabControl",

@@ -38,7 +38,8 @@ public struct BundleVerifier: Sendable {
             accessGroups: check.verified?.accessGroups ?? [],
             associatedDomains: check.verified?.associatedDomains ?? [],
             reasons: reasons,
-            entitlements: check.verified?.entitlements
+            entitlements: check.verified?.entitlements,
+            builtFor: check.verified?.builtFor
         )
     }
 

@@ -15,6 +15,8 @@ public struct InstallVerdict: Hashable, Sendable, Codable {
     public var reasons: [Refusal]
     /// The signed entitlements of a valid bundle (not part of the JSON form).
     public var entitlements: Entitlements?
+    /// The platform a valid bundle was built for (``VerifiedApp/builtFor``; not part of the JSON form).
+    public var builtFor: Platform?
 
     /// Whether every rule passed.
     public var valid: Bool { reasons.isEmpty }
@@ -26,7 +28,8 @@ public struct InstallVerdict: Hashable, Sendable, Codable {
         accessGroups: [AccessGroup],
         associatedDomains: [String],
         reasons: [Refusal],
-        entitlements: Entitlements? = nil
+        entitlements: Entitlements? = nil,
+        builtFor: Platform? = nil
     ) {
         self.appID = appID
         self.teamID = teamID
@@ -34,6 +37,7 @@ public struct InstallVerdict: Hashable, Sendable, Codable {
         self.associatedDomains = reasons.isEmpty ? associatedDomains : []
         self.reasons = reasons
         self.entitlements = reasons.isEmpty ? entitlements : nil
+        self.builtFor = reasons.isEmpty ? builtFor : nil
     }
 
     private enum CodingKeys: String, CodingKey {

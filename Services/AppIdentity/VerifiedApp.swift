@@ -25,6 +25,13 @@ public struct VerifiedApp: Hashable, Sendable {
         accessGroups = profile == nil ? entitlements.unvalidatedAccessGroups : entitlements.accessGroups
     }
 
+    /// The platform the app was built for: its profile's, and a Mac's for an app without one
+    /// (only a Mac installs it). An iOS app may run on a Mac (Apple silicon), never the reverse.
+    public var builtFor: Platform {
+        guard let profile else { return .macos }
+        return profile.platforms.contains(Platform.macos.profileName) ? .macos : .ios
+    }
+
     /// Whether a profile validated the entitlements (always, but for a Mac app signed without one).
     public var entitlementsValidated: Bool { profile != nil }
 

@@ -1,3 +1,4 @@
+public import AppIdentity
 import KeychainTypes
 
 /// The Mac's file-based keychain (the user's `login.keychain-db`), kept by keychaind per device
@@ -5,8 +6,10 @@ import KeychainTypes
 /// and synchronization do not apply there; each item carries an access control list instead: the
 /// apps trusted to use its secret, and the partitions (`teamid:TEAMID`, `apple:`) allowed.
 public enum FileKeychain {
+    /// What every login keychain's name starts with.
+    public static let prefix = "login:"
     /// The keychain name of a device's login keychain.
-    public static func keychain(device: String) -> String { "login:\(device)" }
+    public static func keychain(device: String) -> String { prefix + device }
 
     /// The group every file-keychain item is filed under internally; never shown to an app.
     static let group = "$login"
@@ -21,8 +24,8 @@ public enum FileKeychain {
     }
 
     /// The partition of a client signed by `team`: `apple:` for Apple's platform binaries.
-    public static func partition(team: String, isPlatform: Bool) -> String {
-        isPlatform ? "apple:" : "teamid:\(team)"
+    public static func partition(of team: TeamID) -> String {
+        team == .platform ? "apple:" : "teamid:\(team)"
     }
 
     /// The access control list of a new item: its creator trusted, its creator's partition allowed.
@@ -64,7 +67,7 @@ public enum FileKeychain {
 
     /// Whether `item` lives in a file keychain.
     public static func holds(_ item: KeychainItem) -> Bool {
-        item.keychain.hasPrefix("login:")
+        item.keychain.hasPrefix(prefix)
     }
 
     /// The attributes an app sees of a file-keychain item: none of the data-protection ones.

@@ -130,11 +130,10 @@ struct KeychainCalls: Sendable {
     /// A Mac app on a Mac reaches the device's login keychain too; an iOS app on a Mac (and every
     /// app on iOS) has the data-protection keychain only (spec keychain.md §5).
     static func fileKeychain(of app: VerifiedApp, device: String, platform: Platform) -> FileKeychainAccess? {
-        let isMacApp = app.profile.map { $0.platforms.contains(Platform.macos.profileName) } ?? true
-        guard platform == .macos, isMacApp else { return nil }
+        guard platform == .macos, app.builtFor == .macos else { return nil }
         return FileKeychainAccess(
             keychain: FileKeychain.keychain(device: device),
-            partition: FileKeychain.partition(team: app.teamID.rawValue, isPlatform: app.teamID == .platform)
+            partition: FileKeychain.partition(of: app.teamID)
         )
     }
 

@@ -18,7 +18,8 @@ extension KeychainRoutes {
         router.get("/v1/admin/items") { request, context in
             let administrator = try await Self.administrator(context)
             let keychains: [String] = request.uri.queryParameters.getAll("keychain").map { String($0) }
-            guard !keychains.isEmpty, keychains.count <= 64, keychains.allSatisfy({ ["device:", "login:", "icloud:"].contains(where: $0.hasPrefix) })
+            guard !keychains.isEmpty, keychains.count <= 64,
+                keychains.allSatisfy({ ["device:", FileKeychain.prefix, "icloud:"].contains(where: $0.hasPrefix) })
             else {
                 throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID, login:UDID or icloud:ACCOUNT")
             }

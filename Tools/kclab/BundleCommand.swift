@@ -47,9 +47,7 @@ extension BundleCommand {
                 throw fail("\(error)", code: 2)
             }
             let verdict = BundleVerifier(trust: store).verify(bundleAt: URL(fileURLWithPath: bundle), device: device, platform: platform)
-            // Xcode writes a Mac app's identifier under com.apple.application-identifier.
-            let builtFor: Platform = verdict.entitlements?[EntitlementKey.macApplicationIdentifier] != nil ? .macos : .ios
-            let target = platform ?? builtFor
+            let target = platform ?? verdict.builtFor ?? .ios
             let claimsIdentifier = verdict.entitlements?.applicationIdentifier != nil
             let held = verdict.valid ? target.heldAccessGroups(verdict.accessGroups.map(\.rawValue), hasApplicationIdentifier: claimsIdentifier) : []
             say(

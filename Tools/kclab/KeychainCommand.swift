@@ -3,6 +3,7 @@ import ArgumentParser
 import DeviceProtocol
 import Foundation
 import KeychainAPI
+import KeychainItems
 import LabControl
 import ServiceSupport
 import WorldFile
@@ -85,7 +86,7 @@ struct KeychainCommand: AsyncParsableCommand {
 
         /// A device's own keychains: its data-protection keychain, and a Mac's login keychain.
         private static func ownKeychains(_ device: WorldFile.Device) -> [String] {
-            ["device:\(device.udid)"] + (device.platform == .macos ? ["login:\(device.udid)"] : [])
+            ["device:\(device.udid)"] + (device.platform == .macos ? [FileKeychain.keychain(device: device.udid)] : [])
         }
 
         private func print(_ listing: KeychainAPI.AdminItems) {
