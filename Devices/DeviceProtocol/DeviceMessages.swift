@@ -37,6 +37,10 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case setPasscode = "set-passcode"
         /// Remove the device's passcode: its when-passcode-set items are deleted (control socket).
         case removePasscode = "remove-passcode"
+        /// Lock a Mac's login keychain (control socket).
+        case lockKeychain = "lock-keychain"
+        /// Unlock a Mac's login keychain with `password`, or the user's own (control socket).
+        case unlockKeychain = "unlock-keychain"
         /// `SecAddSharedWebCredential(fqdn, account, password)`.
         case addSharedWebCredential = "add-shared-web-credential"
         /// `SecRequestSharedWebCredential(fqdn, account)`.
@@ -221,6 +225,8 @@ public struct DeviceStatus: Codable, Hashable, Sendable {
     public var osVersion: String
     public var iCloudAccount: String?
     public var isLocked: Bool
+    /// A Mac's login keychain: locked or not, as keychaind last said (`nil` on iOS).
+    public var loginKeychainLocked: Bool?
     public var keychaind: String
     public var installed: [AppInfo]
     /// Bundle IDs refused at install, with the reasons.
@@ -233,6 +239,7 @@ public struct DeviceStatus: Codable, Hashable, Sendable {
         osVersion: String,
         iCloudAccount: String?,
         isLocked: Bool,
+        loginKeychainLocked: Bool? = nil,
         keychaind: String,
         installed: [AppInfo],
         refused: [String: [String]]
@@ -243,6 +250,7 @@ public struct DeviceStatus: Codable, Hashable, Sendable {
         self.osVersion = osVersion
         self.iCloudAccount = iCloudAccount
         self.isLocked = isLocked
+        self.loginKeychainLocked = loginKeychainLocked
         self.keychaind = keychaind
         self.installed = installed
         self.refused = refused

@@ -43,6 +43,8 @@ actor Device {
     /// Whether a passcode is set: the world's declaration at start, then `kclab device
     /// set-passcode|remove-passcode`.
     private var hasPasscode: Bool
+    /// A Mac's login keychain as keychaind last said: locked or not (`nil` on iOS, or before login).
+    var loginKeychainLocked: Bool?
 
     init(
         configuration: DeviceConfiguration,
@@ -120,6 +122,7 @@ actor Device {
     /// Reports the device's state to keychaind and registers every installed app.
     func connect() async throws {
         try await report()
+        await logIn()
         for bundleID in apps.keys.sorted() {
             try await register(bundleID)
         }
@@ -218,6 +221,7 @@ actor Device {
             osVersion: declaration.osVersion.description,
             iCloudAccount: declaration.iCloudAccount,
             isLocked: isLocked,
+            loginKeychainLocked: loginKeychainLocked,
             keychaind: keychain.baseURL,
             installed: apps.values.map(\.info).sorted { $0.bundleID < $1.bundleID },
             refused: refused
@@ -241,11 +245,19 @@ actor Device {
                 guard let reference = apps[bundleID]?.reference else { break }
                 var request = KeychainAPI.CallRequest(app: reference, query: query, attributesToUpdate: attributesToUpdate)
                 var answer = try await send(call, request)
+                let mayAsk = query["u_AuthUI"]?.string != "u_AuthUIF" && query["u_NoAuthUI"]?.bool != true
+                // A locked login keychain: ask for the password, unless the call may not show UI,
+                // and make the call again once it is open (Cancel ends it: errSecUserCanceled).
+                if mayAsk, case .unlock(let keychainName)? = answer.confirmation {
+                    guard await askToUnlock(keychainName, for: bundleID) else {
+                        let reason = "the user cancelled unlocking the “\(keychainName)” keychain for \(bundleID)"
+                        return .call(status: SecStatus.userCanceled.code, name: SecStatus.userCanceled.name, result: nil, reason: reason)
+                    }
+                    answer = try await send(call, request)
+                }
                 // A login-keychain item the app is not trusted with: ask the user, unless the call
                 // may not show UI, and make the call again with the answer (Deny ends it here).
-                if answer.status == SecStatus.interactionNotAllowed.code, let item = answer.confirmation,
-                    query["u_AuthUI"]?.string != "u_AuthUIF", query["u_NoAuthUI"]?.bool != true
-                {
+                if mayAsk, case .allowUse(let item)? = answer.confirmation {
                     guard let approval = await askToUse(item, as: bundleID) else {
                         let reason = "the user denied \(bundleID) the use of “\(item)” in the login keychain"
                         return .call(status: SecStatus.authFailed.code, name: SecStatus.authFailed.name, result: nil, reason: reason)

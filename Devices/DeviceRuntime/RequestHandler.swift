@@ -38,6 +38,8 @@ struct RequestHandler: Sendable {
             } catch {
                 return Self.encode(.failure("keychaind did not take the device's new state: \(error)"))
             }
+        case .lockKeychain, .unlockKeychain:
+            return Self.encode(await loginKeychain(request))
         case .setAnswers:
             return Self.encode(await device.setAnswers(request.arguments, defaultAnswer: request.defaultAnswer))
         case .uninstall, .install:
@@ -75,8 +77,15 @@ struct RequestHandler: Sendable {
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
             return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))
         }
+        if request.operation == .lockKeychain || request.operation == .unlockKeychain {
+            return Self.encode(await loginKeychain(request, as: bundleID))
+        }
         guard Self.calls.contains(request.operation) || request.operation == .info else {
-            return Self.encode(.failure("an app may make SecItem and shared-web-credential calls and ask for its info, nothing else"))
+            return Self.encode(
+                .failure(
+                    "an app may make SecItem and shared-web-credential calls, lock or unlock the login keychain and ask for its info, nothing else"
+                )
+            )
         }
         return await answer(request, as: bundleID)
     }
@@ -100,7 +109,8 @@ struct RequestHandler: Sendable {
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
         case .addSharedWebCredential, .requestSharedWebCredential:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
-        case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install:
+        case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install, .lockKeychain,
+            .unlockKeychain:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
             let response = await device.call(

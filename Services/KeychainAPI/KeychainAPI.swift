@@ -103,11 +103,11 @@ public enum KeychainAPI {
         public var name: String
         public var result: SecValue?
         public var reason: String?
-        /// For errSecInteractionNotAllowed on a login-keychain item the app is not trusted with:
-        /// the item's name, for the device to ask its user (then call again with the answer).
-        public var confirmation: String?
+        /// For errSecInteractionNotAllowed on a Mac's login keychain: what the device must ask its
+        /// user (to allow the app the use of an item, or to unlock the keychain), then call again.
+        public var confirmation: Confirmation?
 
-        public init(status: SecStatus, result: SecValue?, reason: String?, confirmation: String? = nil) {
+        public init(status: SecStatus, result: SecValue?, reason: String?, confirmation: Confirmation? = nil) {
             self.status = status.code
             name = status.name
             self.result = result

@@ -132,9 +132,16 @@ public struct AnswerMessage: Sendable, Hashable {
                 writer.write(UInt8(0))
             }
             writer.write(answer.reason ?? "")
-            if let confirmation = answer.confirmation {
+            // Optional tail: what the device's user must do first (1: allow the use of an item,
+            // 2: unlock a keychain), with the item's or keychain's name.
+            switch answer.confirmation {
+            case .allowUse(let item)?:
                 writer.write(UInt8(1))
-                writer.write(confirmation)
+                writer.write(item)
+            case .unlock(let keychain)?:
+                writer.write(UInt8(2))
+                writer.write(keychain)
+            case nil: break
             }
         case .problem(let problem):
             writer.write(UInt8(1))
@@ -161,8 +168,11 @@ public struct AnswerMessage: Sendable, Hashable {
             answer.status = status
             answer.name = name
             if !reader.isAtEnd {
-                guard try reader.readByte() == 1 else { throw WireError("unknown answer field") }
-                answer.confirmation = try reader.readString()
+                switch try reader.readByte() {
+                case 1: answer.confirmation = .allowUse(item: try reader.readString())
+                case 2: answer.confirmation = .unlock(keychain: try reader.readString())
+                default: throw WireError("unknown answer field")
+                }
             }
             body = .answer(answer)
         case 1:

@@ -101,9 +101,22 @@ public struct ClientContext: Hashable, Sendable {
             throw SecItemError(
                 .interactionNotAllowed,
                 "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user must allow it",
-                confirmation: name
+                confirmation: .allowUse(item: name)
             )
         }
+    }
+
+    /// A locked login keychain opens only with the user's password: a call that must open it (an
+    /// add, the use of a secret, an update or a delete of items found) is errSecInteractionNotAllowed
+    /// naming the keychain, for the device to ask its user to unlock it (and, for a call that may
+    /// not ask, as macOS answers it). Finding items by their attributes needs no unlock.
+    func checkFileUnlocked(call: String) throws(SecItemError) {
+        guard let side = fileSide, side.isLocked else { return }
+        throw SecItemError(
+            .interactionNotAllowed,
+            "\(call): the login keychain is locked; the user must unlock it with their password",
+            confirmation: .unlock(keychain: "login")
+        )
     }
 
     /// Whether the caller holds `*`: every group, with no group condition on what it reads.

@@ -76,14 +76,17 @@ public enum FileKeychain {
     }
 }
 
-/// A macOS app's way to its device's file keychain: the keychain and the app's partition.
+/// A macOS app's way to its device's file keychain: the keychain, the app's partition, and
+/// whether the keychain is locked now.
 public struct FileKeychainAccess: Hashable, Sendable {
     public let keychain: String
     public let partition: String
+    public let isLocked: Bool
 
-    public init(keychain: String, partition: String) {
+    public init(keychain: String, partition: String, isLocked: Bool = false) {
         self.keychain = keychain
         self.partition = partition
+        self.isLocked = isLocked
     }
 }
 

@@ -48,6 +48,7 @@ extension KeychainEngine {
             }
             try checkAvailable(found, client: client, call: "SecItemCopyMatching")
             if query.returnData {
+                try client.checkFileUnlocked(call: "SecItemCopyMatching")
                 let toTrust = try client.checkFileTrust(found, call: "SecItemCopyMatching")
                 if !toTrust.isEmpty {
                     try await store.write { writer in

@@ -35,6 +35,7 @@ extension KeychainEngine {
                     filter.itemClass == .identity
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
+                if !items.isEmpty { try client.checkFileUnlocked(call: "SecItemDelete") }
                 _ = try client.checkFileTrust(items, call: "SecItemDelete")
                 for item in items {
                     try writer.remove(item)

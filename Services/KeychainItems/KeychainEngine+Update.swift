@@ -55,6 +55,7 @@ extension KeychainEngine {
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
                 try engine.checkAvailable(items, client: client, call: "SecItemUpdate")
+                if !items.isEmpty { try client.checkFileUnlocked(call: "SecItemUpdate") }
                 let toTrust = Set(try client.checkFileTrust(items, call: "SecItemUpdate").map(\.uuid))
                 for item in items {
                     var new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)

@@ -9,12 +9,12 @@ public struct SecItemError: Error, Hashable, Sendable, CustomStringConvertible {
     public let status: SecStatus
     /// Which rule decided, naming the key, group or value involved (never a secret).
     public let reason: String
-    /// For a login-keychain item the caller is not trusted with: the item's name, for the device to
-    /// ask its user whether the app may use it (``UserApproval``).
-    public let confirmation: String?
+    /// On a Mac's login keychain: what the device's user must do first (allow the app the use of
+    /// an item, or unlock the keychain), for the device to ask.
+    public let confirmation: Confirmation?
 
     /// An error with its status and reason.
-    public init(_ status: SecStatus, _ reason: String, confirmation: String? = nil) {
+    public init(_ status: SecStatus, _ reason: String, confirmation: Confirmation? = nil) {
         self.status = status
         self.reason = reason
         self.confirmation = confirmation

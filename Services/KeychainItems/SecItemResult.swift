@@ -8,8 +8,8 @@ public struct SecItemResult: Hashable, Sendable {
     public var result: SecValue?
     /// The rule that decided a non-zero status.
     public var reason: String?
-    /// The login-keychain item the user must allow the caller to use (see ``SecItemError``).
-    public var confirmation: String?
+    /// What the device's user must do first on a login keychain (see ``SecItemError``).
+    public var confirmation: Confirmation?
 
     /// A success with an optional result.
     public static func success(_ result: SecValue? = nil) -> SecItemResult {

@@ -14,6 +14,8 @@ struct KeychainCalls: Sendable {
     let apps: AppRegistry
     let devices: DeviceRegistry
     let recorder: KeychainRecorder
+    /// The lock of each Mac's login keychain.
+    let logins: LoginKeychains
 
     /// Why a call was not made; the HTTP API answers it with ``httpStatus``.
     struct Refusal: Error {
@@ -122,18 +124,19 @@ struct KeychainCalls: Sendable {
                 on: state.platform
             ),
             claimsApplicationIdentifier: entry.app.claimsApplicationIdentifier,
-            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform),
+            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform, locked: logins.isLocked(device: device)),
             userApproval: userApproval
         )
     }
 
     /// A Mac app on a Mac reaches the device's login keychain too; an iOS app on a Mac (and every
     /// app on iOS) has the data-protection keychain only (spec keychain.md §5).
-    static func fileKeychain(of app: VerifiedApp, device: String, platform: Platform) -> FileKeychainAccess? {
+    static func fileKeychain(of app: VerifiedApp, device: String, platform: Platform, locked: Bool) -> FileKeychainAccess? {
         guard platform == .macos, app.builtFor == .macos else { return nil }
         return FileKeychainAccess(
             keychain: FileKeychain.keychain(device: device),
-            partition: FileKeychain.partition(of: app.teamID)
+            partition: FileKeychain.partition(of: app.teamID),
+            isLocked: locked
         )
     }
 

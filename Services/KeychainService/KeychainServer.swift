@@ -68,7 +68,8 @@ public enum KeychainServer {
             engine: KeychainEngine(store: store),
             apps: AppRegistry(trust: trust, now: { Date() }),
             devices: DeviceRegistry(file: configuration.state.appending(path: "devices.json")),
-            recorder: KeychainRecorder(audit: audit)
+            recorder: KeychainRecorder(audit: audit),
+            logins: LoginKeychains(file: configuration.state.appending(path: "login-keychains.json"))
         )
         var metrics: MetricsServer? = nil
         if let address = configuration.metrics {
@@ -90,6 +91,7 @@ public enum KeychainServer {
         routes.addSystemRoutes(to: router)
         routes.addAdminRoutes(to: router)
         routes.addExplainRoute(to: router)
+        routes.addLoginKeychainRoutes(to: router)
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         let callsAddress = "\(host):\(callServer.port)"

@@ -15,6 +15,8 @@ public struct Prompt: Codable, Hashable, Sendable {
         /// A Mac asking whether an app may use a login-keychain item it is not trusted with:
         /// Always Allow, Deny, Allow.
         case keychainAccess = "keychain-access"
+        /// A Mac asking for the keychain password to unlock a locked login keychain: OK, Cancel.
+        case keychainUnlock = "keychain-unlock"
     }
 
     public var kind: Kind

@@ -29,10 +29,16 @@ extension Device {
         for element in try mapping.optional("apps")?.sequence() ?? [] {
             apps.append(try element.parse { text throws(IdentityError) in try BundleID(text) })
         }
+        let platform = try mapping.optional("platform")?.choice(Platform.self) ?? .ios
         var passcode: String?
         if let passcodeValue = mapping.optional("passcode") {
             let text = try passcodeValue.string()
-            guard (4...16).contains(text.count), text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {
+            if platform == .macos {
+                // A Mac's is the user's account password, which opens the login keychain too.
+                guard (1...128).contains(text.count), !text.contains(where: \.isNewline) else {
+                    throw passcodeValue.error(.malformedValue, "a Mac's passcode (the user's password) is 1 to 128 characters on one line")
+                }
+            } else if !((4...16).contains(text.count) && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)) {
                 throw passcodeValue.error(.malformedValue, "a passcode is 4 to 16 digits")
             }
             passcode = text
@@ -51,7 +57,7 @@ extension Device {
         self.init(
             id: id,
             udid: udid,
-            platform: try mapping.optional("platform")?.choice(Platform.self) ?? .ios,
+            platform: platform,
             osVersion: try versionValue.parse { text throws(IdentityError) in try OSVersion(text) },
             iCloudAccount: account,
             passcode: passcode,

@@ -74,6 +74,7 @@ enum IntegrationWorlds {
             platform: macos
             osVersion: "14.5"
             iCloudAccount: alice@example.com
+            passcode: correct horse
             apps: [com.example.MacApp, com.example.AppOne]
         """
 

@@ -8,7 +8,7 @@ import Testing
         var used: Set<String> = []
         for file in [
             "Services/KeychainService/KeychainRoutes.swift", "Services/KeychainService/KeychainRoutes+Admin.swift",
-            "Services/KeychainService/KeychainRoutes+Explain.swift",
+            "Services/KeychainService/KeychainRoutes+Explain.swift", "Services/KeychainService/KeychainRoutes+LoginKeychain.swift",
             "Services/KeychainService/KeychainCalls.swift",
         ] {
             let source = try String(contentsOfFile: file, encoding: .utf8)

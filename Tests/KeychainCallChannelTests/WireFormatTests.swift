@@ -36,6 +36,13 @@ import Testing
         #expect(try AnswerMessage.decode(answer.encoded()) == answer)
         let empty = AnswerMessage(id: 8, body: .answer(KeychainAPI.CallResponse(status: .success, result: nil, reason: nil)))
         #expect(try AnswerMessage.decode(empty.encoded()) == empty)
+        for confirmation in [Confirmation.allowUse(item: "Mail account"), .unlock(keychain: "login")] {
+            let asking = AnswerMessage(
+                id: 10,
+                body: .answer(KeychainAPI.CallResponse(status: .interactionNotAllowed, result: nil, reason: "ask", confirmation: confirmation))
+            )
+            #expect(try AnswerMessage.decode(asking.encoded()) == asking)
+        }
         let problem = AnswerMessage(id: 9, body: .problem(.init(error: "unknownApp", message: "who?", reasons: ["a", "b"])))
         #expect(try AnswerMessage.decode(problem.encoded()) == problem)
     }

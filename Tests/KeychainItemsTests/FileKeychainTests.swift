@@ -9,14 +9,14 @@ import Testing
 @Suite struct FileKeychainTests {
     typealias F = Fixtures
 
-    static func macApp(_ appID: String, groups: [String] = [], team: String = "ABCDE12345") -> ClientContext {
+    static func macApp(_ appID: String, groups: [String] = [], team: String = "ABCDE12345", locked: Bool = false) -> ClientContext {
         ClientContext(
             appID: appID,
             entitledGroups: (groups + [appID]).map { try! AccessGroup($0) },
             device: DeviceState(platform: .macos, osVersion: try! OSVersion("14.5")),
             deviceKeychain: "device:mac",
             accountKeychain: "icloud:alice@example.com",
-            fileKeychain: FileKeychainAccess(keychain: FileKeychain.keychain(device: "mac"), partition: "teamid:\(team)")
+            fileKeychain: FileKeychainAccess(keychain: FileKeychain.keychain(device: "mac"), partition: "teamid:\(team)", isLocked: locked)
         )
     }
 
@@ -69,6 +69,28 @@ import Testing
 
     /// The creator is trusted; another app, of the team or not, may see attributes but not use the
     /// secret, change or delete the item without the user's say.
+    /// A locked login keychain: what must open it (an add, a secret, an update or a delete of items
+    /// found) asks for the keychain, by name, to be unlocked; attributes are read without.
+    @Test func aLockedLoginKeychainOpensOnlyForAttributes() async throws {
+        let engine = F.engine()
+        #expect(await engine.add(F.password("alice"), client: Self.notes).status == .success)
+        let locked = Self.macApp("ABCDE12345.com.example.Notes", groups: [F.shared], locked: true)
+        let attributes = await engine.copyMatching(F.query(["r_Attributes": .bool(true)]), client: locked)
+        #expect(attributes.result?.dictionaryValue?["acct"] == .string("alice"))
+        let unlock = Confirmation.unlock(keychain: "login")
+        let secret = await engine.copyMatching(F.query(["r_Data": .bool(true)]), client: locked)
+        #expect(secret.status == .interactionNotAllowed)
+        #expect(secret.confirmation == unlock)
+        #expect(await engine.add(F.password("bob"), client: locked).confirmation == unlock)
+        #expect(await engine.update(F.query(), attributesToUpdate: ["labl": .string("x")], client: locked).confirmation == unlock)
+        #expect(await engine.delete(F.query(), client: locked).confirmation == unlock)
+        #expect(await engine.delete(F.query(["acct": .string("nobody")]), client: locked).status == .itemNotFound, "nothing found, nothing to open")
+        let dataProtection = await engine.add(F.password("carol", ["nleg": .bool(true)]), client: locked)
+        #expect(dataProtection.status == .success, "the data-protection keychain does not lock with it")
+        let unlocked = await engine.copyMatching(F.query(["acct": .string("alice"), "r_Data": .bool(true)]), client: Self.notes)
+        #expect(unlocked.result == .data(Data("s3cret-alice".utf8)))
+    }
+
     @Test func onlyTrustedAppsUseTheSecret() async throws {
         let engine = F.engine()
         #expect(await engine.add(F.password("alice", ["labl": .string("Notes sync")]), client: Self.notes).status == .success)

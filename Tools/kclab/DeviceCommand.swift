@@ -13,8 +13,17 @@ struct DeviceCommand: ParsableCommand {
             calls on them get errSecInteractionNotAllowed (-25308). After a restart, items protected \
             kSecAttrAccessibleAfterFirstUnlock (ck, cku) stay closed too until the first unlock. A \
             device without a passcode has nothing to lock, as on iOS.
+
+            A Mac's login keychain locks apart from the screen (lock-keychain): then a call that must \
+            open it asks the user for the keychain password (the scripted user's approve types it; \
+            decline cancels: errSecUserCanceled, -128), or gets errSecInteractionNotAllowed (-25308) \
+            when it may show no UI. unlock-keychain opens it with the user's password (the world's \
+            passcode) or --password.
             """,
-        subcommands: [Lock.self, Unlock.self, Reboot.self, SetPasscode.self, RemovePasscode.self, Answer.self, Prompts.self]
+        subcommands: [
+            Lock.self, Unlock.self, Reboot.self, SetPasscode.self, RemovePasscode.self, LockKeychain.self, UnlockKeychain.self, Answer.self,
+            Prompts.self,
+        ]
     )
 
     struct Target: ParsableArguments {
@@ -33,6 +42,17 @@ struct DeviceCommand: ParsableCommand {
             if let error = response.error { throw fail(error) }
             guard let status = response.device else { throw fail("the device did not describe its state") }
             say("\(status.id): \(status.isLocked ? "locked" : "unlocked")")
+        }
+
+        /// Sends a login-keychain request; a non-zero OSStatus fails with its name and reason.
+        func sendKeychain(_ request: DeviceRequest) throws {
+            let response = try client().send(request)
+            if let error = response.error { throw fail(error) }
+            if let status = response.status, status != 0 {
+                throw fail("\(response.name ?? "\(status)") (\(status)): \(response.reason ?? "")")
+            }
+            guard let state = response.device else { throw fail("the device did not describe its state") }
+            say("\(state.id): login keychain \(state.loginKeychainLocked == true ? "locked" : "unlocked")")
         }
     }
 
@@ -61,6 +81,27 @@ struct DeviceCommand: ParsableCommand {
         )
         @OptionGroup var target: Target
         func run() throws { try target.send(.setPasscode) }
+    }
+
+    struct LockKeychain: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "lock-keychain", abstract: "Lock a Mac's login keychain.")
+        @OptionGroup var target: Target
+        func run() throws { try target.sendKeychain(DeviceRequest(.lockKeychain)) }
+    }
+
+    struct UnlockKeychain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unlock-keychain",
+            abstract: "Unlock a Mac's login keychain with the user's password, or --password (a wrong one is errSecAuthFailed, -25293)."
+        )
+        @OptionGroup var target: Target
+        @Option(help: "The password to try instead of the user's own.")
+        var password: String?
+        func run() throws {
+            var request = DeviceRequest(.unlockKeychain)
+            request.password = password
+            try target.sendKeychain(request)
+        }
     }
 
     struct RemovePasscode: ParsableCommand {

@@ -96,6 +96,8 @@ struct StatusCommand: ParsableCommand {
         var osVersion: String?
         var installed: Int?
         var refused: Int?
+        /// A Mac's login keychain: locked or not.
+        var loginKeychainLocked: Bool?
         /// Where the daemon serves Prometheus metrics.
         var metrics: String?
     }
@@ -122,6 +124,7 @@ struct StatusCommand: ParsableCommand {
                 component.osVersion = "\(status.osVersion)"
                 component.installed = status.installed.count
                 component.refused = status.refused.count
+                component.loginKeychainLocked = status.loginKeychainLocked
             }
             components.append(component)
         }
@@ -133,6 +136,7 @@ struct StatusCommand: ParsableCommand {
                 if let platform = component.platform, let version = component.osVersion {
                     say("    \(platform) \(version), \(component.installed ?? 0) apps installed, \(component.refused ?? 0) refused")
                 }
+                if let locked = component.loginKeychainLocked { say("    login keychain: \(locked ? "locked" : "unlocked")") }
                 if let metrics = component.metrics { say("    metrics: \(metrics)") }
             }
         }

@@ -14,11 +14,16 @@ import Security
 ///     security-tool add-internet-password -a ACCOUNT -s SERVER -w PASSWORD [-r PROTOCOL] [-P PORT] [-p PATH] [-l LABEL] [-U]
 ///     security-tool delete-internet-password [-a ACCOUNT] [-s SERVER] [-r PROTOCOL] [-P PORT] [-p PATH]
 ///     security-tool dump-keychain [-d]
+///     security-tool lock-keychain [login.keychain]
+///     security-tool unlock-keychain [-p PASSWORD] [login.keychain]
 @main
 enum SecurityTool {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else { usage() }
+        if command == "lock-keychain" || command == "unlock-keychain" {
+            lockOrUnlock(unlocking: command == "unlock-keychain", Array(arguments.dropFirst()))
+        }
         let options = Options(Array(arguments.dropFirst()))
         switch command {
         case "find-generic-password": find(genericPassword: true, options)
@@ -133,6 +138,35 @@ enum SecurityTool {
         }
     }
 
+    /// `lock-keychain` and `unlock-keychain [-p PASSWORD]` on the login keychain (the only one a
+    /// lab Mac has; naming another is errSecNoSuchKeychain). Without `-p` the user is asked for the
+    /// password by the Mac (the real tool asks on the terminal).
+    static func lockOrUnlock(unlocking: Bool, _ arguments: [String]) -> Never {
+        var rest = arguments
+        var password: String?
+        if unlocking, rest.first == "-p" {
+            guard rest.count >= 2 else { usage("-p takes a value") }
+            password = rest[1]
+            rest.removeFirst(2)
+        }
+        guard rest.count <= 1 else { usage("unexpected '\(rest[1])'") }
+        if let name = rest.first, !["login.keychain", "login.keychain-db"].contains((name as NSString).lastPathComponent) {
+            FileHandle.standardError.write(Data("security: \(name): The specified keychain could not be found.\n".utf8))
+            exit(Int32(UInt8(truncatingIfNeeded: errSecNoSuchKeychain)))
+        }
+        let status: OSStatus
+        if !unlocking {
+            status = SecKeychainLock(nil)
+        } else if let password {
+            let bytes = Array(password.utf8)
+            status = bytes.withUnsafeBytes { SecKeychainUnlock(nil, UInt32($0.count), $0.baseAddress, true) }
+        } else {
+            status = SecKeychainUnlock(nil, 0, nil, false)
+        }
+        if status != errSecSuccess { fail(unlocking ? "SecKeychainUnlock <NULL>" : "SecKeychainLock <NULL>", status) }
+        exit(0)
+    }
+
     static func render(_ value: Any) -> String {
         switch value {
         case let data as Data: return "<blob>=\"\(String(decoding: data, as: UTF8.self))\""
@@ -152,7 +186,7 @@ enum SecurityTool {
     static func usage(_ problem: String? = nil) -> Never {
         let text = [
             problem.map { "security-tool: \($0)" },
-            "usage: security-tool find-|add-|delete-generic-password, find-|add-|delete-internet-password, dump-keychain [-d]",
+            "usage: security-tool find-|add-|delete-generic-password, find-|add-|delete-internet-password, dump-keychain [-d], lock-keychain, unlock-keychain [-p PASSWORD]",
         ].compactMap(\.self).joined(separator: "\n")
         FileHandle.standardError.write(Data((text + "\n").utf8))
         exit(2)
