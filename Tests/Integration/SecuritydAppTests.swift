@@ -157,13 +157,21 @@ import WorldTestSupport
 
             let tool = lab.state.builtWorld.appending(path: "apps/com.example.Tool.app").path
             #expect(!FileManager.default.fileExists(atPath: "\(tool)/embedded.mobileprovision"))
-            let unsaid = try run(kclab, ["bundle", "verify", tool, "--trust", lab.state.builtWorld.path])
-            #expect(unsaid.status == 1 && unsaid.stdout.contains("profile-required"), "\(unsaid.stdout)")
-            let onMac = try run(kclab, ["bundle", "verify", tool, "--trust", lab.state.builtWorld.path, "--platform", "macos"])
-            #expect(onMac.status == 0, "\(onMac.stdout)")
-            let verdict = try #require(try JSONSerialization.jsonObject(with: Data(onMac.stdout.utf8)) as? [String: Any])
-            #expect(verdict["accessGroups"] as? [String] == [])
-            #expect(verdict["deviceAccessGroups"] as? [String] == ["com.apple.token"])
+            let onPhone = try run(kclab, ["bundle", "verify", tool, "--trust", lab.state.builtWorld.path, "--platform", "ios"])
+            #expect(onPhone.status == 1 && onPhone.stdout.contains("profile-required"), "\(onPhone.stdout)")
+            // Without --platform a bundle with no profile is checked as the Mac app it can only be.
+            for arguments in [["bundle", "verify", tool, "--trust", lab.state.builtWorld.path], ["explain", "install", tool, "--json"]] {
+                let onMac = try run(kclab, arguments)
+                #expect(onMac.status == 0, "\(arguments[0]): \(onMac.stdout)")
+                let verdict = try #require(try JSONSerialization.jsonObject(with: Data(onMac.stdout.utf8)) as? [String: Any])
+                #expect(verdict["accessGroups"] as? [String] == [])
+                #expect(verdict["platform"] as? String == "macos")
+                #expect(verdict["deviceAccessGroups"] as? [String] == ["com.apple.token"])
+            }
+            let explained = try run(kclab, ["explain", "install", tool, "--platform", "ios"])
+            #expect(explained.status == 1 && explained.stdout.contains("profile-required"), "\(explained.stdout)")
+            let text = try run(kclab, ["explain", "install", tool])
+            #expect(text.stdout.contains("as macos holds them: com.apple.token"), "\(text.stdout)")
         }
     }
 }

@@ -175,6 +175,14 @@ import WorldFile
             mentions: "digits"
         ),
         Case(
+            name: "a Mac's password on two lines",
+            yaml: "devices:\n  - id: m\n    platform: macos\n    osVersion: 14\n    passcode: \"a\\nb\"\n",
+            code: .malformedValue,
+            line: 5,
+            key: "devices[0].passcode",
+            mentions: "the user's password"
+        ),
+        Case(
             name: "device installs an undeclared app",
             yaml: "devices:\n  - id: p\n    osVersion: 17\n    apps: [a.b]\n",
             code: .inconsistent,

@@ -24,6 +24,18 @@ import WorldFile
         #expect(world.websites.first?.hosts.map(\.host) == ["example.com", "www.example.com", "support.example.com"])
     }
 
+    /// A Mac's passcode is its user's password (any text on one line); an iPhone's is digits.
+    @Test func aMacsPasscodeIsTheUsersPassword() throws {
+        let world = try World.parse(
+            yaml: "devices:\n  - {id: m, platform: macos, osVersion: 14, passcode: correct horse}\n  - {id: p, osVersion: 17, passcode: \"1234\"}\n",
+            file: "world.yaml"
+        )
+        #expect(world.devices.map(\.passcode) == ["correct horse", "1234"])
+        #expect(throws: WorldError.self) {
+            try World.parse(yaml: "devices:\n  - {id: p, osVersion: 17, passcode: correct horse}\n", file: "world.yaml")
+        }
+    }
+
     @Test func loadsTheWrappersWorld() throws {
         let world = try World.load(contentsOf: Self.demo.deletingLastPathComponent().appending(path: "wrappers.yaml"))
         let host = try #require(world.app(try BundleID("com.kishikawakatsumi.KeychainAccess.TestHost")))

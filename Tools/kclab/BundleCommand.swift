@@ -46,10 +46,11 @@ extension BundleCommand {
             } catch {
                 throw fail("\(error)", code: 2)
             }
-            let verdict = BundleVerifier(trust: store).verify(bundleAt: URL(fileURLWithPath: bundle), device: device, platform: platform)
+            let url = URL(fileURLWithPath: bundle)
+            let platform = platformToCheck(platform, bundleAt: url)
+            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device, platform: platform)
             let target = platform ?? verdict.builtFor ?? .ios
-            let claimsIdentifier = verdict.entitlements?.applicationIdentifier != nil
-            let held = verdict.valid ? target.heldAccessGroups(verdict.accessGroups.map(\.rawValue), hasApplicationIdentifier: claimsIdentifier) : []
+            let held = deviceAccessGroups(verdict, on: target)
             say(
                 try JSONOutput.object([
                     ("valid", verdict.valid),

@@ -135,6 +135,9 @@ struct ExplainCommand: AsyncParsableCommand {
         @Option(help: "Check as this device does (its UDID), for development profiles.")
         var device: String?
 
+        @Option(help: "Check as a device of this platform (ios, macos) does; by default the bundle's own.")
+        var platform: Platform?
+
         @Flag(help: "Print JSON (as kclab bundle verify does).")
         var json = false
 
@@ -146,12 +149,16 @@ struct ExplainCommand: AsyncParsableCommand {
             } catch {
                 throw fail("\(error)", code: 2)
             }
-            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device)
+            let platform = platformToCheck(platform, bundleAt: url)
+            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device, platform: platform)
+            let target = platform ?? verdict.builtFor ?? .ios
+            let held = deviceAccessGroups(verdict, on: target)
             if json {
                 say(
                     try JSONOutput.object([
                         ("valid", verdict.valid), ("appID", verdict.appID), ("teamID", verdict.teamID),
-                        ("accessGroups", verdict.accessGroups.map(\.rawValue)), ("associatedDomains", verdict.associatedDomains),
+                        ("accessGroups", verdict.accessGroups.map(\.rawValue)), ("platform", target.rawValue), ("deviceAccessGroups", held),
+                        ("associatedDomains", verdict.associatedDomains),
                         ("reasons", verdict.reasons),
                     ])
                 )
@@ -161,6 +168,7 @@ struct ExplainCommand: AsyncParsableCommand {
             if verdict.valid {
                 say("\(url.lastPathComponent) installs: app ID \(verdict.appID ?? "?"), team \(verdict.teamID ?? "?")")
                 say("access groups, in order: \(verdict.accessGroups.map(\.rawValue).joined(separator: ", "))")
+                say("as \(target.rawValue) holds them: \(held.isEmpty ? "none (every keychain call is errSecMissingEntitlement)" : held.joined(separator: ", "))")
                 if !verdict.associatedDomains.isEmpty { say("associated domains: \(verdict.associatedDomains.joined(separator: ", "))") }
                 return
             }
