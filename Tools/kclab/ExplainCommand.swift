@@ -168,7 +168,9 @@ struct ExplainCommand: AsyncParsableCommand {
             if verdict.valid {
                 say("\(url.lastPathComponent) installs: app ID \(verdict.appID ?? "?"), team \(verdict.teamID ?? "?")")
                 say("access groups, in order: \(verdict.accessGroups.map(\.rawValue).joined(separator: ", "))")
-                say("as \(target.rawValue) holds them: \(held.isEmpty ? "none (every keychain call is errSecMissingEntitlement)" : held.joined(separator: ", "))")
+                say(
+                    "as \(target.rawValue) holds them: \(held.isEmpty ? "none (every keychain call is errSecMissingEntitlement)" : held.joined(separator: ", "))"
+                )
                 if !verdict.associatedDomains.isEmpty { say("associated domains: \(verdict.associatedDomains.joined(separator: ", "))") }
                 return
             }
