@@ -257,8 +257,8 @@ actor Device {
                 }
                 // A login-keychain item the app is not trusted with: ask the user, unless the call
                 // may not show UI, and make the call again with the answer (Deny ends it here).
-                if mayAsk, case .allowUse(let item)? = answer.confirmation {
-                    guard let approval = await askToUse(item, as: bundleID) else {
+                if mayAsk, case .allowUse(let item, let needsPassword)? = answer.confirmation {
+                    guard let approval = await askToUse(item, as: bundleID, withPassword: needsPassword) else {
                         let reason = "the user denied \(bundleID) the use of “\(item)” in the login keychain"
                         return .call(status: SecStatus.authFailed.code, name: SecStatus.authFailed.name, result: nil, reason: reason)
                     }

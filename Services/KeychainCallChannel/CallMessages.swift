@@ -133,10 +133,11 @@ public struct AnswerMessage: Sendable, Hashable {
             }
             writer.write(answer.reason ?? "")
             // Optional tail: what the device's user must do first (1: allow the use of an item,
-            // 2: unlock a keychain), with the item's or keychain's name.
+            // 3: the same with the keychain password, 2: unlock a keychain), with the item's or
+            // keychain's name.
             switch answer.confirmation {
-            case .allowUse(let item)?:
-                writer.write(UInt8(1))
+            case .allowUse(let item, let needsPassword)?:
+                writer.write(UInt8(needsPassword ? 3 : 1))
                 writer.write(item)
             case .unlock(let keychain)?:
                 writer.write(UInt8(2))
@@ -169,7 +170,8 @@ public struct AnswerMessage: Sendable, Hashable {
             answer.name = name
             if !reader.isAtEnd {
                 switch try reader.readByte() {
-                case 1: answer.confirmation = .allowUse(item: try reader.readString())
+                case 1: answer.confirmation = .allowUse(item: try reader.readString(), needsPassword: false)
+                case 3: answer.confirmation = .allowUse(item: try reader.readString(), needsPassword: true)
                 case 2: answer.confirmation = .unlock(keychain: try reader.readString())
                 default: throw WireError("unknown answer field")
                 }

@@ -98,10 +98,12 @@ public struct ClientContext: Hashable, Sendable {
         case .always?: return untrusted
         case nil:
             let name = FileKeychain.name(of: item)
+            let needsPassword = untrusted.contains { !FileKeychain.allows($0, partition: side.partition) }
+            let how = needsPassword ? ", with the keychain password (its partition \(side.partition) is not on the list)" : ""
             throw SecItemError(
                 .interactionNotAllowed,
-                "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user must allow it",
-                confirmation: .allowUse(item: name)
+                "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user must allow it\(how)",
+                confirmation: .allowUse(item: name, needsPassword: needsPassword)
             )
         }
     }

@@ -23,9 +23,12 @@ public enum FileKeychain {
         dictionary.filter { !strippedKeys.contains($0.key) }
     }
 
-    /// The partition of a client signed by `team`: `apple:` for Apple's platform binaries.
-    public static func partition(of team: TeamID) -> String {
-        team == .platform ? "apple:" : "teamid:\(team)"
+    /// The partition of a client signed by `team`: `apple:` for Apple's platform apps,
+    /// `apple-tool:` for Apple's command-line tools (no application identifier), `teamid:TEAMID`
+    /// for everyone else.
+    public static func partition(of team: TeamID, claimsApplicationIdentifier: Bool = true) -> String {
+        guard team == .platform else { return "teamid:\(team)" }
+        return claimsApplicationIdentifier ? "apple:" : "apple-tool:"
     }
 
     /// The access control list of a new item: its creator trusted, its creator's partition allowed.
@@ -35,10 +38,23 @@ public enum FileKeychain {
 
     /// Whether an item's list lets `appID` of `partition` use its secret without asking the user.
     static func trusts(_ item: KeychainItem, appID: String, partition: String) -> Bool {
-        guard let acl = item.attributes[aclKey]?.dictionaryValue else { return false }
-        let trusted = acl["trusted"]?.array?.compactMap(\.string) ?? []
-        let partitions = acl["partitions"]?.array?.compactMap(\.string) ?? []
-        return trusted.contains(appID) && partitions.contains(partition)
+        trustedApps(of: item).contains(appID) && allows(item, partition: partition)
+    }
+
+    /// Whether an item's partition list holds `partition`; when it does not, allowing the app
+    /// takes the keychain password (macOS 10.12 and later).
+    static func allows(_ item: KeychainItem, partition: String) -> Bool {
+        partitions(of: item).contains(partition)
+    }
+
+    /// The apps an item's access control list trusts.
+    static func trustedApps(of item: KeychainItem) -> [String] {
+        item.attributes[aclKey]?.dictionaryValue?["trusted"]?.array?.compactMap(\.string) ?? []
+    }
+
+    /// The partitions an item's access control list allows.
+    static func partitions(of item: KeychainItem) -> [String] {
+        item.attributes[aclKey]?.dictionaryValue?["partitions"]?.array?.compactMap(\.string) ?? []
     }
 
     /// The name a prompt shows for an item: its label, else its service or server.

@@ -135,7 +135,7 @@ struct KeychainCalls: Sendable {
         guard platform == .macos, app.builtFor == .macos else { return nil }
         return FileKeychainAccess(
             keychain: FileKeychain.keychain(device: device),
-            partition: FileKeychain.partition(of: app.teamID),
+            partition: FileKeychain.partition(of: app.teamID, claimsApplicationIdentifier: app.claimsApplicationIdentifier),
             isLocked: locked
         )
     }

@@ -62,12 +62,24 @@ import WorldTestSupport
             #expect(shown.first?.choices == ["Always Allow", "Deny", "Allow"])
             #expect(shown.map(\.answer) == ["decline", "pick 3", "pick 1"])
 
+            // Notes is Apple's (partition apple:), not the item's team: the prompt asks for the
+            // keychain password, which the user types (keychaind checks it).
+            try Self.answer(lab, ["approve"])
+            let notes = try lab.call(.copyMatching, on: W.mac, as: "com.apple.Notes", secret)
+            #expect(notes.result == .data(Data("pw".utf8)), "\(notes.reason ?? "")")
+            let asked = try #require(((try? PromptLog.read(lab.state.promptLog(W.mac))) ?? []).last)
+            #expect(
+                asked.title
+                    == "Notes wants to use your confidential information stored in “Mail account” in your keychain. To allow this, enter the “login” keychain password."
+            )
+            #expect(asked.messageKey == "KEYCHAIN_ACCESS_PASSWORD")
+
             var noUI = secret
             noUI["u_AuthUI"] = .string("u_AuthUIF")
             let silent = try lab.call(.copyMatching, on: W.mac, as: "com.apple.Notes", noUI)
             #expect(silent.status == -25308)
             #expect(silent.reason?.contains("“Mail account”") == true, "\(silent.reason ?? "")")
-            #expect(((try? PromptLog.read(lab.state.promptLog(W.mac))) ?? []).count == 3, "no prompt for a call that may show none")
+            #expect(((try? PromptLog.read(lab.state.promptLog(W.mac))) ?? []).count == 4, "no prompt for a call that may show none")
         }
     }
 }

@@ -36,7 +36,10 @@ import Testing
         #expect(try AnswerMessage.decode(answer.encoded()) == answer)
         let empty = AnswerMessage(id: 8, body: .answer(KeychainAPI.CallResponse(status: .success, result: nil, reason: nil)))
         #expect(try AnswerMessage.decode(empty.encoded()) == empty)
-        for confirmation in [Confirmation.allowUse(item: "Mail account"), .unlock(keychain: "login")] {
+        for confirmation in [
+            Confirmation.allowUse(item: "Mail account", needsPassword: false), .allowUse(item: "Mail account", needsPassword: true),
+            .unlock(keychain: "login"),
+        ] {
             let asking = AnswerMessage(
                 id: 10,
                 body: .answer(KeychainAPI.CallResponse(status: .interactionNotAllowed, result: nil, reason: "ask", confirmation: confirmation))

@@ -91,6 +91,14 @@ import Testing
         #expect(unlocked.result == .data(Data("s3cret-alice".utf8)))
     }
 
+    /// Partitions as macOS names them: a team's apps, Apple's apps, Apple's command-line tools.
+    @Test func partitionsFollowTheSigner() throws {
+        #expect(FileKeychain.partition(of: try TeamID("ABCDE12345")) == "teamid:ABCDE12345")
+        #expect(FileKeychain.partition(of: .platform) == "apple:")
+        #expect(FileKeychain.partition(of: .platform, claimsApplicationIdentifier: false) == "apple-tool:")
+        #expect(FileKeychain.partition(of: try TeamID("ABCDE12345"), claimsApplicationIdentifier: false) == "teamid:ABCDE12345")
+    }
+
     @Test func onlyTrustedAppsUseTheSecret() async throws {
         let engine = F.engine()
         #expect(await engine.add(F.password("alice", ["labl": .string("Notes sync")]), client: Self.notes).status == .success)
@@ -100,6 +108,8 @@ import Testing
             let secret = await engine.copyMatching(F.query(["r_Data": .bool(true)]), client: other)
             #expect(secret.status == .interactionNotAllowed)
             #expect(secret.reason?.contains("“Notes sync”") == true, "\(secret.reason ?? "")")
+            // Another team's partition is not on the item's list: allowing it takes the password.
+            #expect(secret.confirmation == .allowUse(item: "Notes sync", needsPassword: other.appID == Self.stranger.appID))
             #expect(await engine.update(F.query(), attributesToUpdate: ["labl": .string("x")], client: other).status == .interactionNotAllowed)
             #expect(await engine.delete(F.query(), client: other).status == .interactionNotAllowed)
         }
