@@ -93,6 +93,21 @@ extension KeychainAPI {
 
     /// The answer: the app's groups in order, what SecItemCopyMatching answers it (without data),
     /// and which groups hold items the query matches (counts only).
+    /// A Mac's login keychain as `POST /v1/admin/explain` describes it for one app.
+    public struct LoginKeychainExplanation: Codable, Hashable, Sendable {
+        public var isLocked: Bool
+        /// The app's partition (`teamid:TEAMID`, `apple:`, `apple-tool:`).
+        public var partition: String
+        /// The items the query matches there, by their attributes.
+        public var items: [FileKeychainDecision]
+
+        public init(isLocked: Bool, partition: String, items: [FileKeychainDecision]) {
+            self.isLocked = isLocked
+            self.partition = partition
+            self.items = items
+        }
+    }
+
     public struct Explanation: Codable, Hashable, Sendable {
         public var appID: String?
         /// Why the app's signature is not valid, when it is not (then nothing else is filled).
@@ -112,6 +127,9 @@ extension KeychainAPI {
         public var matchingByGroup: [String: Int]
         /// The app's latest calls on this device, from keychaind's audit log (newest last).
         public var recentCalls: [AuditEntry]? = nil
+        /// For a Mac app on a Mac: its login keychain, and what each matching item's access
+        /// control list decides for the app.
+        public var loginKeychain: LoginKeychainExplanation? = nil
 
         public init(
             appID: String?,

@@ -53,6 +53,13 @@ extension KeychainRoutes {
             explanation.reason = asTheApp.reason
             explanation.matchingByGroup = try await matchingByGroup(&query, client: client, state: state)
             explanation.recentCalls = calls.recorder.audit.recent(device: body.device, app: client.appID, limit: 5)
+            if let access = client.fileKeychain, let decisions = await calls.engine.fileKeychainDecisions(body.query, client: client) {
+                explanation.loginKeychain = KeychainAPI.LoginKeychainExplanation(
+                    isLocked: access.isLocked,
+                    partition: access.partition,
+                    items: decisions
+                )
+            }
             return try Self.json(explanation)
         }
     }

@@ -82,4 +82,26 @@ import WorldTestSupport
             #expect(((try? PromptLog.read(lab.state.promptLog(W.mac))) ?? []).count == 4, "no prompt for a call that may show none")
         }
     }
+
+    /// kclab explain item shows, for a Mac app, what each matching login-keychain item's list
+    /// decides for it: trusted, a prompt, or a prompt with the keychain password.
+    @Test func explainShowsTheLoginKeychainsDecisions() async throws {
+        try await withLab(W.platformBinaries) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: W.mac, as: "com.example.MacApp", Self.item) == 0)
+            let query = #"{"class": "genp", "svce": "mail"}"#
+            let expected = [
+                "com.example.MacApp": "trusted: its secret is used without a prompt",
+                "com.example.Greedy": "NOT on the item's list: the Mac asks its user",
+                "com.apple.Notes": "NOT on the list, nor its partition: the Mac asks for the keychain password",
+            ]
+            for (app, access) in expected {
+                let explained = try lab.kclab(["explain", "item", "--device", W.mac, "--app", app, query])
+                #expect(explained.status == 0, "\(explained.stderr)")
+                #expect(explained.stdout.contains("“Mail account”: \(access)"), "\(app): \(explained.stdout)")
+                #expect(explained.stdout.contains("The Mac's login keychain is unlocked."))
+            }
+            let json = try lab.kclab(["explain", "item", "--device", W.mac, "--app", "com.apple.Notes", query, "--json"])
+            #expect(json.stdout.contains("\"partition\" : \"apple:\"") || json.stdout.contains("\"partition\":\"apple:\""), "\(json.stdout)")
+        }
+    }
 }

@@ -54,7 +54,8 @@ struct ExplainCommand: AsyncParsableCommand {
                 let parsed = try ConventionalJSON.dictionary(from: Data(query.utf8))
                 let bundle = lab.lab.builtWorld.appending(path: "apps/\(app).app")
                 let registration = KeychainAPI.AppRegistration(
-                    profile: try Data(contentsOf: bundle.appending(path: "embedded.mobileprovision")),
+                    // A Mac app signed without a profile sends none, as its device does.
+                    profile: (try? Data(contentsOf: bundle.appending(path: "embedded.mobileprovision"))) ?? Data(),
                     codeSignature: try Data(contentsOf: bundle.appending(path: "_CodeSignature/CodeSignature"))
                 )
                 explanation = try await lab.withAdministrator { client in
@@ -107,6 +108,10 @@ struct ExplainCommand: AsyncParsableCommand {
                 ? "The device is locked: items protected when-unlocked answer errSecInteractionNotAllowed (-25308)."
                 : "The device is unlocked: every protection class opens."
             lines.append(lock + (explanation.hasPasscode ? "" : " It has no passcode (when-passcode-set items cannot be added)."))
+            if let login = explanation.loginKeychain {
+                lines.append("")
+                lines += loginKeychainText(login)
+            }
             if let recent = explanation.recentCalls, !recent.isEmpty {
                 lines.append("")
                 lines.append("Its latest calls on this device (keychaind's audit log, kclab logs audit):")
@@ -233,5 +238,29 @@ struct ExplainCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+}
+
+extension ExplainCommand.Item {
+    /// The login-keychain part of `kclab explain item`: the lock, and each matching item's list.
+    static func loginKeychainText(_ login: KeychainAPI.LoginKeychainExplanation) -> [String] {
+        var lines = [
+            "The Mac's login keychain is \(login.isLocked ? "LOCKED: a call that must open it asks for the user's password" : "unlocked").",
+            "The app's partition there: \(login.partition).",
+        ]
+        if login.items.isEmpty {
+            lines.append("No item of the login keychain matches the query.")
+        }
+        for item in login.items {
+            let access =
+                switch item.access {
+                case .trusted: "trusted: its secret is used without a prompt"
+                case .asks: "NOT on the item's list: the Mac asks its user (Always Allow, Deny, Allow)"
+                case .asksWithPassword: "NOT on the list, nor its partition: the Mac asks for the keychain password"
+                }
+            lines.append("  “\(item.item)”: \(access)")
+            lines.append("    trusts \(item.trustedApps.joined(separator: ", ")); partitions \(item.partitions.joined(separator: ", "))")
+        }
+        return lines
     }
 }
