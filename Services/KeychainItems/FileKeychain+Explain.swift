@@ -8,7 +8,8 @@ extension KeychainEngine {
         guard let file = client.onFileKeychain, let side = file.fileSide else { return nil }
         var attributes = FileKeychain.stripped(dictionary).filter { !$0.key.hasPrefix("r_") && !$0.key.hasPrefix("u_") }
         attributes["m_Limit"] = .string("m_LimitAll")
-        guard let query = try? QueryParser.parse(attributes), let search = try? filter(for: query, groups: file.accessGroups, client: file, loadData: false),
+        guard let query = try? QueryParser.parse(attributes),
+            let search = try? filter(for: query, groups: file.accessGroups, client: file, loadData: false),
             let found = try? await store.lookup(search)
         else { return [] }
         return found.map { item in
