@@ -15,6 +15,21 @@ extension DemoStory {
             Notes is not on the list of Mail's item, so the Mac asks the user; Always Allow (pick 1) puts Notes
             on the list, and its next read asks nothing.
             """
-        )
+        ),
+        DemoStory(
+            "A locked login keychain opens only with the user's password",
+            [
+                Step("mac-alice", "com.example.MacMail", ["mac-lock"]),
+                .answer("mac-alice", ["approve"]),
+                Step("mac-alice", "com.example.MacNotes", ["mac-read"]),
+            ],
+            """
+            The login keychain locks apart from the screen. Locked, a call that must open it (an add, a secret, an
+            update or a delete) makes the Mac ask: "Notes wants to use the “login” keychain. Please enter the
+            keychain password." The user types it (approve), keychaind checks it against its verifier (it never
+            stores the password), and the keychain is open again for every app. Cancel would be errSecUserCanceled
+            (-128); a call that may show no UI gets errSecInteractionNotAllowed (-25308).
+            """
+        ),
     ]
 }

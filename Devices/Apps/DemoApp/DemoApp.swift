@@ -9,7 +9,7 @@ import SeedSnippets
 ///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite
 ///              save-private VALUE | read-private | snoop TEAM-GROUP
 ///              discover-team | family-write VALUE | family-read | seed000 | groups
-///              mac-save VALUE | mac-read
+///              mac-save VALUE | mac-read | mac-lock
 ///              web-login | web-signup | web-change-password | web-delete | web-logout | web-whoami
 @main
 enum DemoApp {
@@ -53,6 +53,11 @@ enum DemoApp {
             } catch {
                 print("\(app) may not use the mail password: \(error.name) (\(error.status))")
             }
+        case ("mac-lock", 1):
+            // Any Mac app may lock the login keychain (SecKeychainLock); only the user's password opens it.
+            let status = SecKeychainLock(nil)
+            guard status == errSecSuccess else { throw KeychainError(status: status) }
+            print("\(app) locked the login keychain (SecKeychainLock)")
         case ("save-suite", 2):
             try keychain.accessGroup(try .appGroup("com.example.AppSuite")).set(arguments[1], for: "suite")
             print("\(app) saved suite data in group.com.example.AppSuite")
