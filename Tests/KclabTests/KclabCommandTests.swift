@@ -196,7 +196,11 @@ import WorldTestSupport
             #expect(output.components(separatedBy: "wants to use your confidential information").count == 2, "one prompt only")
             // Locked by an app, the login keychain opens with the password the user types.
             #expect(output.contains("com.example.MacMail locked the login keychain (SecKeychainLock)"))
-            #expect(output.contains("PROMPT Notes wants to use the “login” keychain. Please enter the keychain password. [OK | Cancel] → the user: approve"))
+            #expect(
+                output.contains(
+                    "PROMPT Notes wants to use the “login” keychain. Please enter the keychain password. [OK | Cancel] → the user: approve"
+                )
+            )
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }
