@@ -85,6 +85,14 @@ let package = Package(
             path: "Website/Fixture",
             swiftSettings: strictSettings
         ),
+        /// WebAuthn: CBOR, COSE ES256 keys, authenticator data, a relying party's checks and what a
+        /// platform authenticator writes (passkeys, docs/passkeys.md).
+        .target(
+            name: "WebAuthn",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Services/WebAuthn",
+            swiftSettings: strictSettings
+        ),
         /// The login website: accounts with scrypt hashes in SQLite, HTML pages and a JSON API.
         .target(
             name: "LoginService",
@@ -770,6 +778,12 @@ let package = Package(
             name: "AssociationServiceTests",
             dependencies: ["AssociationAPI", "AssociationService", "AppIdentity", "SiteAssociation", "WorldTestSupport"],
             path: "Tests/AssociationServiceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: ["WebAuthn", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/WebAuthnTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
