@@ -98,6 +98,7 @@ let package = Package(
             name: "LoginService",
             dependencies: [
                 "ServiceSupport",
+                "WebAuthn",
                 "WorldFile",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -760,6 +761,7 @@ let package = Package(
                 "WebsiteFixture",
                 "WorldBuilder",
                 "WorldFile",
+                "WebAuthn",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

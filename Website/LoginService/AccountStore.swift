@@ -4,7 +4,7 @@ import GRDB
 /// The login service's accounts, sessions and failed-login counts in SQLite (GRDB, WAL). Passwords
 /// are stored only as `PasswordHasher` hashes; session tokens only as their SHA-256.
 public final class AccountStore: Sendable {
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// Opens (or creates) `website.sqlite` in `directory`.
     public init(directory: URL) throws {
@@ -31,6 +31,9 @@ public final class AccountStore: Sendable {
                     );
                     """
             )
+        }
+        migrator.registerMigration("website-v2-passkeys") { db in
+            try db.execute(sql: Self.passkeySchema)
         }
         try migrator.migrate(database)
     }
@@ -71,6 +74,8 @@ public final class AccountStore: Sendable {
             try db.execute(sql: "DELETE FROM accounts WHERE site = ? AND username = ?", arguments: [site, username])
             try db.execute(sql: "DELETE FROM sessions WHERE site = ? AND username = ?", arguments: [site, username])
             try db.execute(sql: "DELETE FROM failures WHERE site = ? AND username = ?", arguments: [site, username])
+            try db.execute(sql: "DELETE FROM passkeys WHERE site = ? AND username = ?", arguments: [site, username])
+            try db.execute(sql: "DELETE FROM passkeyUsers WHERE site = ? AND username = ?", arguments: [site, username])
         }
     }
 
@@ -79,7 +84,9 @@ public final class AccountStore: Sendable {
     public func eraseAll() throws -> Int {
         try database.write { db in
             let accounts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0
-            for table in ["accounts", "sessions", "failures"] { try db.execute(sql: "DELETE FROM \(table)") }
+            for table in ["accounts", "sessions", "failures", "passkeys", "passkeyUsers", "ceremonies"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
             return accounts
         }
     }

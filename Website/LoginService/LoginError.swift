@@ -15,14 +15,22 @@ public enum LoginError: Error, Equatable, Sendable {
     case wrongPassword
     /// The accounts database failed; nothing was changed.
     case unavailable
+    /// A passkey ceremony's answer names no open ceremony: unknown, already answered, or expired.
+    case ceremonyUnknown
+    /// The passkey response failed a relying party's check (the code and reason say which).
+    case passkeyRefused(code: String, reason: String)
+    /// Registering a credential ID this site already holds.
+    case passkeyTaken
 
     public var status: Int {
         switch self {
         case .invalidCredentials, .notSignedIn: 401
         case .wrongPassword: 403
         case .tooManyAttempts: 429
-        case .usernameTaken: 409
+        case .usernameTaken, .passkeyTaken: 409
         case .invalidUsername, .weakPassword: 422
+        case .ceremonyUnknown: 400
+        case .passkeyRefused: 401
         case .unavailable: 503
         }
     }
@@ -38,6 +46,9 @@ public enum LoginError: Error, Equatable, Sendable {
         case .notSignedIn: "not_signed_in"
         case .wrongPassword: "wrong_password"
         case .unavailable: "unavailable"
+        case .ceremonyUnknown: "ceremony_unknown"
+        case .passkeyRefused(let code, _): "passkey_\(code)"
+        case .passkeyTaken: "passkey_taken"
         }
     }
 
@@ -51,6 +62,9 @@ public enum LoginError: Error, Equatable, Sendable {
         case .notSignedIn: "You are not signed in."
         case .wrongPassword: "The password is not correct."
         case .unavailable: "The service cannot store accounts right now; nothing was changed. Try again."
+        case .ceremonyUnknown: "This passkey ceremony is unknown, already answered or expired: ask for new options."
+        case .passkeyRefused(_, let reason): "The passkey was refused: \(reason)."
+        case .passkeyTaken: "This passkey is already registered."
         }
     }
 }

@@ -131,7 +131,7 @@ public final class LoginService: Sendable {
         else { throw .wrongPassword }
     }
 
-    private func startSession(site: String, username: String, kind: SessionKind) throws(LoginError) -> Session {
+    func startSession(site: String, username: String, kind: SessionKind) throws(LoginError) -> Session {
         let token = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let date = now()
@@ -154,7 +154,7 @@ public final class LoginService: Sendable {
     }
 
     /// A storage failure: nil (callers treat it as "no"), never a crash.
-    private static func stored<T>(_ body: () throws -> T) -> T? {
+    static func stored<T>(_ body: () throws -> T) -> T? {
         try? body()
     }
 }

@@ -13,6 +13,11 @@ public struct SiteDirectory: Sendable {
         self.sites = sites
     }
 
+    /// Every host of `site` (its domain and subdomains), lower-case.
+    public func hosts(of site: String) -> Set<String> {
+        Set(sites.filter { $0.value == site }.keys)
+    }
+
     /// The site's domain for a Host header value (a port is ignored), or nil for a stranger.
     public func site(forHost host: String?) -> String? {
         guard let host else { return nil }

@@ -41,6 +41,7 @@ public enum WebsiteServer {
         router.get("/healthz") { _, _ in try WebsiteRequest.json(["status": "ok"]) }
         HTMLRoutes(service: service, sites: sites, csrfKey: SymmetricKey(size: .bits256)).add(to: router)
         APIRoutes(service: service, sites: sites).add(to: router)
+        PasskeyRoutes(passkeys: PasskeyService(logins: service, sites: sites), sites: sites).add(to: router)
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         return Application(
