@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "KeychainLabSecurity", targets: ["KeychainLabSecurity"]),
         .library(name: "KeychainLab", targets: ["KeychainLab"]),
         .library(name: "Security", targets: ["Security"]),
+        .library(name: "AuthenticationServices", targets: ["AuthenticationServices"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -317,7 +318,10 @@ let package = Package(
         /// rules by OS release, the stored items and the prompts (spec associations.md d).
         .target(
             name: "WebCredentials",
-            dependencies: ["AppIdentity", "KeychainTypes", "SiteAssociation", "WebCredentialAPI"],
+            dependencies: [
+                "AppIdentity", "KeychainTypes", "SiteAssociation", "WebAuthn", "WebCredentialAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Services/WebCredentials",
             swiftSettings: strictSettings
         ),
@@ -445,6 +449,15 @@ let package = Package(
             name: "KeychainLab",
             dependencies: ["DeviceProtocol", "KeychainLabSecurity"],
             path: "Devices/KeychainLab",
+            swiftSettings: strictSettings
+        ),
+        /// `import AuthenticationServices` on Linux: Apple's passkey API (ASAuthorizationController,
+        /// the platform public-key credential provider, its requests and credentials, and
+        /// ASAuthorizationError), performed by the device (docs/passkeys.md).
+        .target(
+            name: "AuthenticationServices",
+            dependencies: ["DeviceProtocol", "KeychainLabSecurity", "KeychainTypes"],
+            path: "Devices/AuthenticationServices",
             swiftSettings: strictSettings
         ),
         /// `import Security` on Linux: re-exports KeychainLabSecurity.

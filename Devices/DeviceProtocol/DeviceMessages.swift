@@ -51,6 +51,10 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case uninstall
         /// Install a world app on the device, verified as at boot (control socket).
         case install
+        /// An `ASAuthorizationPlatformPublicKeyCredentialProvider` registration request, performed.
+        case passkeyRegister = "passkey-register"
+        /// An `ASAuthorizationPlatformPublicKeyCredentialProvider` assertion request, performed.
+        case passkeyAssert = "passkey-assert"
     }
 
     public var operation: Operation
@@ -68,6 +72,11 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     public var password: String?
     /// For `set-answers`: the answer once the list is used up.
     public var defaultAnswer: String?
+    /// For passkeys (`fqdn` is the relying party, `account` the user name): the challenge, the
+    /// user handle (registration) and the allowed credential IDs (assertion), in base64url.
+    public var challenge: String?
+    public var userID: String?
+    public var credentialIDs: [String]?
 
     public init(
         _ operation: Operation,
@@ -85,7 +94,7 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case operation = "op"
-        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer
+        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs
     }
 
     /// A shared-web-credential call.
@@ -129,6 +138,8 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
     public var callError: CallError?
     /// For `set-answers`: the scripted user's answers now.
     public var answers: [String]?
+    /// For a passkey request: what the platform authenticator answered.
+    public var passkey: PasskeyCredential?
 
     public init() {}
 

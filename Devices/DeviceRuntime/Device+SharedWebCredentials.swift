@@ -9,7 +9,7 @@ import WebCredentialAPI
 import WorldFile
 
 extension Device {
-    /// `SecAddSharedWebCredential` or `SecRequestSharedWebCredential` made by `bundleID`: sent to
+    /// `SecAddSharedWebCredential`, `SecRequestSharedWebCredential` or a passkey request made by `bundleID`: sent to
     /// webcredentiald with the app's signed files; each prompt it returns is shown to the user and
     /// the call is made again with the answer.
     func sharedWebCredential(_ request: DeviceRequest, as bundleID: String) async -> DeviceResponse {
@@ -48,6 +48,28 @@ extension Device {
         to client: ServiceClient
     ) async throws -> WebCredentialAPI.Outcome {
         let decoder = WebCredentialAPI.decoder()
+        switch request.operation {
+        case .passkeyRegister:
+            let body = WebCredentialAPI.PasskeyRegistrationRequest(
+                caller: caller,
+                relyingParty: request.fqdn ?? "",
+                challenge: request.challenge ?? "",
+                userName: request.account ?? "",
+                userID: request.userID ?? "",
+                consent: consent
+            )
+            return try await client.send(.POST, "/v1/passkeys/register", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        case .passkeyAssert:
+            let body = WebCredentialAPI.PasskeyAssertionRequest(
+                caller: caller,
+                relyingParty: request.fqdn ?? "",
+                challenge: request.challenge ?? "",
+                allowedCredentials: request.credentialIDs,
+                consent: consent
+            )
+            return try await client.send(.POST, "/v1/passkeys/assert", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        default: break
+        }
         if request.operation == .addSharedWebCredential {
             let body = WebCredentialAPI.AddRequest(
                 caller: caller,
@@ -71,6 +93,7 @@ extension Device {
             reason: outcome.reason
         )
         response.callError = outcome.error
+        response.passkey = outcome.passkey
         return response
     }
 

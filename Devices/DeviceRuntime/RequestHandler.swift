@@ -12,7 +12,7 @@ struct RequestHandler: Sendable {
     let logger: Logger
 
     private static let calls: Set<DeviceRequest.Operation> = [
-        .add, .copyMatching, .update, .delete, .addSharedWebCredential, .requestSharedWebCredential,
+        .add, .copyMatching, .update, .delete, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert,
     ]
 
     /// A line from the control socket.
@@ -63,7 +63,8 @@ struct RequestHandler: Sendable {
             case .failure(let refusal):
                 return Self.encode(.failure("the update of \(bundleID) was refused: \(refusal.reasons.joined(separator: "; "))"))
             }
-        case .info, .add, .copyMatching, .update, .delete, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential:
+        case .info, .add, .copyMatching, .update, .delete, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister,
+            .passkeyAssert:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             return await answer(request, as: bundleID)
         }
@@ -107,7 +108,7 @@ struct RequestHandler: Sendable {
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
-        case .addSharedWebCredential, .requestSharedWebCredential:
+        case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
         case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install, .lockKeychain,
             .unlockKeychain:

@@ -18,6 +18,10 @@ public struct AccessGroup: Hashable, Comparable, Sendable, Codable, CustomString
     /// The group of the website passwords Safari saves and shared web credentials use.
     public static let savedPasswords = AccessGroup(unchecked: "com.apple.cfnetwork")
 
+    /// The group of passkeys' private keys, which only the system's passkey service uses: no
+    /// profile grants a group without a team prefix to a third-party app.
+    public static let passkeys = AccessGroup(unchecked: "com.apple.webkit.webauthn")
+
     private init(unchecked rawValue: String) {
         self.rawValue = rawValue
     }

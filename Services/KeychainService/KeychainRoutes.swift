@@ -101,8 +101,9 @@ struct KeychainRoutes: Sendable {
         }
     }
 
-    /// What a system service may do in a device's keychain: the saved website passwords' group,
-    /// nothing else (securityd runs its shared-web-credential code with that group alone).
+    /// What a system service may do in a device's keychain: the saved website passwords' group and
+    /// the passkeys' group, nothing else (securityd runs its shared-web-credential code with the
+    /// first alone; passkeys live in the second).
     func addSystemRoutes(to router: Router<DeviceRequestContext>) {
         router.post("/v1/system/items/:call") { request, context in
             guard let service = await SystemServiceIdentity.of(context.channel) else {
@@ -115,7 +116,7 @@ struct KeychainRoutes: Sendable {
             }
             let client = ClientContext(
                 appID: service.name,
-                entitledGroups: [.savedPasswords],
+                entitledGroups: [.savedPasswords, .passkeys],
                 device: KeychainCalls.state(report),
                 deviceKeychain: "device:\(body.device)",
                 accountKeychain: report.iCloudAccount.map { "icloud:\($0)" }

@@ -17,6 +17,10 @@ public struct Prompt: Codable, Hashable, Sendable {
         case keychainAccess = "keychain-access"
         /// A Mac asking for the keychain password to unlock a locked login keychain: OK, Cancel.
         case keychainUnlock = "keychain-unlock"
+        /// The passkey sheet saving a new passkey: Continue, Cancel.
+        case passkeySave = "passkey-save"
+        /// The passkey sheet signing in: one row per passkey of the relying party, Cancel.
+        case passkeySignIn = "passkey-sign-in"
     }
 
     public var kind: Kind

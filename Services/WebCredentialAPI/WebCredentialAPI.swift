@@ -82,13 +82,23 @@ public enum WebCredentialAPI {
         public var prompt: Prompt?
         /// The rule that decided, in words (for logs and `explain`; never holds a password).
         public var reason: String?
+        /// For a passkey request: what the authenticator answered.
+        public var passkey: PasskeyCredential?
 
-        public init(status: Int32, error: CallError? = nil, credentials: [[String: SecValue]]? = nil, prompt: Prompt? = nil, reason: String? = nil) {
+        public init(
+            status: Int32,
+            error: CallError? = nil,
+            credentials: [[String: SecValue]]? = nil,
+            prompt: Prompt? = nil,
+            reason: String? = nil,
+            passkey: PasskeyCredential? = nil
+        ) {
             self.status = status
             self.error = error
             self.credentials = credentials
             self.prompt = prompt
             self.reason = reason
+            self.passkey = passkey
         }
 
         /// A failure reported as Apple reports it: the status, and a CFError with the message.

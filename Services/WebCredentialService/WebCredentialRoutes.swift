@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import Hummingbird
+import KeychainTypes
 import Logging
 import ServiceSupport
 import WebCredentialAPI
@@ -34,6 +35,22 @@ struct WebCredentialRoutes: Sendable {
             let outcome = await broker(for: device).request(body, app: app)
             WebCredentialMetrics.call("SecRequestSharedWebCredential", outcome, consent: body.consent, duration: ContinuousClock.now - started)
             Self.log("SecRequestSharedWebCredential", outcome, app: app, domain: body.fqdn, account: body.account, device: device, context: context)
+            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        }
+        router.post("/v1/passkeys/register") { request, context in
+            let device = try await Self.device(context)
+            let body = try await RouteSupport.decode(WebCredentialAPI.PasskeyRegistrationRequest.self, request, limit: context.maxUploadSize)
+            let app = try verify(body.caller, device: device)
+            let outcome = await broker(for: device).registerPasskey(body, app: app)
+            Self.log("passkey registration", outcome, app: app, domain: body.relyingParty, account: body.userName, device: device, context: context)
+            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        }
+        router.post("/v1/passkeys/assert") { request, context in
+            let device = try await Self.device(context)
+            let body = try await RouteSupport.decode(WebCredentialAPI.PasskeyAssertionRequest.self, request, limit: context.maxUploadSize)
+            let app = try verify(body.caller, device: device)
+            let outcome = await broker(for: device).assertPasskey(body, app: app)
+            Self.log("passkey assertion", outcome, app: app, domain: body.relyingParty, account: nil, device: device, context: context)
             return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }
         router.get("/v1/approvals") { _, context in
@@ -85,6 +102,7 @@ struct WebCredentialRoutes: Sendable {
                 "device.udid": "\(device.udid)", "app.id": "\(app.appID ?? "?")", "domain": "\(domain ?? "<NULL>")",
                 "account": "\(account ?? "<NULL>")", "behaviour": "\(app.behaviour.summary)",
                 "status": "\(outcome.status)", "prompt": "\(outcome.prompt?.kind.rawValue ?? "-")", "reason": "\(outcome.reason ?? "")",
+                "error": "\(outcome.error.map { "\($0.domain) \($0.code)" } ?? "-")",
             ]
         )
     }

@@ -11,7 +11,9 @@ struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
         abstract: "Make SecItem and shared-web-credential calls as an app, run an app, run a program as an app, or update an app.",
-        subcommands: [Call.self, AddWebCredential.self, RequestWebCredential.self, Run.self, Exec.self, Update.self, Delete.self, Install.self]
+        subcommands: [
+            Call.self, AddWebCredential.self, RequestWebCredential.self, Passkey.self, Run.self, Exec.self, Update.self, Delete.self, Install.self,
+        ]
     )
 
     struct Target: ParsableArguments {

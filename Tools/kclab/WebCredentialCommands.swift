@@ -79,12 +79,13 @@ extension AppCommand {
     }
 }
 
-private func printCredentialResponse(_ response: DeviceResponse, credentials: Bool = false) throws {
+func printCredentialResponse(_ response: DeviceResponse, credentials: Bool = false) throws {
     if let error = response.error { throw fail(error) }
     var fields: [(String, any Encodable)] = [("status", response.status ?? 0), ("name", response.name ?? "")]
     let error = response.callError.map { ["domain": AnyJSON($0.domain), "code": AnyJSON(Int64($0.code)), "message": AnyJSON($0.message)] }
     fields.append(("error", error))
     if credentials { fields.append(("credentials", AnyJSON(response.result.map(ConventionalJSON.object)))) }
+    if let passkey = response.passkey { fields.append(("passkey", passkey)) }
     if let reason = response.reason { fields.append(("reason", reason)) }
     say(try JSONOutput.object(fields))
 }

@@ -1,0 +1,115 @@
+import DeviceProtocol
+public import Foundation
+import KeychainLabSecurity
+import KeychainTypes
+
+/// What an `ASAuthorizationController` tells its delegate, on the main queue.
+public protocol ASAuthorizationControllerDelegate: AnyObject {
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error)
+}
+
+extension ASAuthorizationControllerDelegate {
+    public func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {}
+    public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
+}
+
+/// Where the system's sheet would be shown; a lab device has no windows, so it is not asked.
+public protocol ASAuthorizationControllerPresentationContextProviding: AnyObject {}
+
+/// `ASAuthorizationController`: performs passkey requests through the device, which checks the
+/// association, asks its user and lets the platform authenticator answer. The private key never
+/// reaches the app.
+public final class ASAuthorizationController: NSObject, @unchecked Sendable {
+    public let authorizationRequests: [ASAuthorizationRequest]
+    public weak var delegate: (any ASAuthorizationControllerDelegate)?
+    public weak var presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)?
+
+    public init(authorizationRequests: [ASAuthorizationRequest]) {
+        self.authorizationRequests = authorizationRequests
+    }
+
+    /// Performs the first request the platform authenticator handles; the delegate hears the
+    /// outcome on the main queue (the controller stays alive until then).
+    public func performRequests() {
+        DispatchQueue.global().async {
+            let outcome = self.perform()
+            DispatchQueue.main.async {
+                switch outcome {
+                case .success(let authorization):
+                    self.delegate?.authorizationController(controller: self, didCompleteWithAuthorization: authorization)
+                case .failure(let error):
+                    self.delegate?.authorizationController(controller: self, didCompleteWithError: error)
+                }
+            }
+        }
+    }
+
+    private func perform() -> Result<ASAuthorization, ASAuthorizationError> {
+        for request in authorizationRequests {
+            if let registration = request as? ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
+                var message = DeviceRequest(.passkeyRegister)
+                message.fqdn = registration.relyingPartyIdentifier
+                message.account = registration.name
+                message.challenge = PasskeyEncoding.encode(registration.challenge)
+                message.userID = PasskeyEncoding.encode(registration.userID)
+                return send(message, provider: registration.relyingPartyIdentifier)
+            }
+            if let assertion = request as? ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
+                var message = DeviceRequest(.passkeyAssert)
+                message.fqdn = assertion.relyingPartyIdentifier
+                message.challenge = PasskeyEncoding.encode(assertion.challenge)
+                message.credentialIDs = assertion.allowedCredentials.map { PasskeyEncoding.encode($0.credentialID) }
+                return send(message, provider: assertion.relyingPartyIdentifier)
+            }
+        }
+        return .failure(ASAuthorizationError(.notHandled, failureReason: "No request is one the platform authenticator handles."))
+    }
+
+    private func send(_ request: DeviceRequest, provider relyingParty: String) -> Result<ASAuthorization, ASAuthorizationError> {
+        let response = DeviceConnection.shared.send(request)
+        if let error = response.callError {
+            let code = ASAuthorizationError.Code(rawValue: error.code) ?? .failed
+            return .failure(ASAuthorizationError(code, failureReason: error.message))
+        }
+        guard let passkey = response.passkey, let clientData = PasskeyEncoding.decode(passkey.clientDataJSON),
+            let credentialID = PasskeyEncoding.decode(passkey.credentialID)
+        else {
+            return .failure(ASAuthorizationError(.failed, failureReason: response.error ?? response.reason ?? "The device gave no credential."))
+        }
+        let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
+        if request.operation == .passkeyRegister {
+            let registration = ASAuthorizationPlatformPublicKeyCredentialRegistration(
+                credentialID: credentialID,
+                rawClientDataJSON: clientData,
+                rawAttestationObject: passkey.attestationObject.flatMap(PasskeyEncoding.decode)
+            )
+            return .success(ASAuthorization(provider: provider, credential: registration))
+        }
+        guard let authenticatorData = passkey.authenticatorData.flatMap(PasskeyEncoding.decode),
+            let signature = passkey.signature.flatMap(PasskeyEncoding.decode)
+        else { return .failure(ASAuthorizationError(.invalidResponse, failureReason: "The assertion is incomplete.")) }
+        let assertion = ASAuthorizationPlatformPublicKeyCredentialAssertion(
+            credentialID: credentialID,
+            rawClientDataJSON: clientData,
+            rawAuthenticatorData: authenticatorData,
+            signature: signature,
+            userID: passkey.userID.flatMap(PasskeyEncoding.decode) ?? Data()
+        )
+        return .success(ASAuthorization(provider: provider, credential: assertion))
+    }
+}
+
+/// base64url, as the device protocol carries passkey bytes.
+enum PasskeyEncoding {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}

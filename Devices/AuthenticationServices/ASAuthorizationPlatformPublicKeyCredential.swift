@@ -1,0 +1,118 @@
+public import Foundation
+
+/// A request an `ASAuthorizationController` performs.
+open class ASAuthorizationRequest: NSObject, @unchecked Sendable {}
+
+/// Something that makes authorization requests.
+public protocol ASAuthorizationProvider: NSObjectProtocol {}
+
+/// A credential an authorization returns.
+public protocol ASAuthorizationCredential: NSObjectProtocol {}
+
+/// `ASAuthorizationPlatformPublicKeyCredentialProvider`: passkeys of the device's platform
+/// authenticator for one relying party.
+public final class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAuthorizationProvider, @unchecked Sendable {
+    public let relyingPartyIdentifier: String
+
+    public init(relyingPartyIdentifier: String) {
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+    }
+
+    public func createCredentialRegistrationRequest(
+        challenge: Data,
+        name: String,
+        userID: Data
+    )
+        -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+    {
+        ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest(
+            relyingPartyIdentifier: relyingPartyIdentifier,
+            challenge: challenge,
+            name: name,
+            userID: userID
+        )
+    }
+
+    public func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
+        ASAuthorizationPlatformPublicKeyCredentialAssertionRequest(relyingPartyIdentifier: relyingPartyIdentifier, challenge: challenge)
+    }
+}
+
+/// A request to create a passkey.
+public final class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest, @unchecked Sendable {
+    public let relyingPartyIdentifier: String
+    public var challenge: Data
+    public var name: String
+    public var displayName: String?
+    public var userID: Data
+
+    init(relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data) {
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.challenge = challenge
+        self.name = name
+        self.userID = userID
+    }
+}
+
+/// A request to sign in with a passkey.
+public final class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {
+    public let relyingPartyIdentifier: String
+    public var challenge: Data
+    /// The passkeys the relying party accepts; empty: any of its passkeys.
+    public var allowedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] = []
+
+    init(relyingPartyIdentifier: String, challenge: Data) {
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.challenge = challenge
+    }
+}
+
+/// A passkey's credential ID, as a relying party names it.
+public final class ASAuthorizationPlatformPublicKeyCredentialDescriptor: NSObject, @unchecked Sendable {
+    public let credentialID: Data
+
+    public init(credentialID: Data) {
+        self.credentialID = credentialID
+    }
+}
+
+/// A new passkey: what the relying party verifies and stores.
+public final class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+    public let credentialID: Data
+    public let rawClientDataJSON: Data
+    public let rawAttestationObject: Data?
+
+    init(credentialID: Data, rawClientDataJSON: Data, rawAttestationObject: Data?) {
+        self.credentialID = credentialID
+        self.rawClientDataJSON = rawClientDataJSON
+        self.rawAttestationObject = rawAttestationObject
+    }
+}
+
+/// A passkey sign-in: what the relying party verifies with the stored public key.
+public final class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+    public let credentialID: Data
+    public let rawClientDataJSON: Data
+    public let rawAuthenticatorData: Data
+    public let signature: Data
+    public let userID: Data
+
+    init(credentialID: Data, rawClientDataJSON: Data, rawAuthenticatorData: Data, signature: Data, userID: Data) {
+        self.credentialID = credentialID
+        self.rawClientDataJSON = rawClientDataJSON
+        self.rawAuthenticatorData = rawAuthenticatorData
+        self.signature = signature
+        self.userID = userID
+    }
+}
+
+/// A completed authorization: the provider asked, and the credential it gave.
+public final class ASAuthorization: NSObject, @unchecked Sendable {
+    public let provider: any ASAuthorizationProvider
+    public let credential: any ASAuthorizationCredential
+
+    init(provider: any ASAuthorizationProvider, credential: any ASAuthorizationCredential) {
+        self.provider = provider
+        self.credential = credential
+    }
+}

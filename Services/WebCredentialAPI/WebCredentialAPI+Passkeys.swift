@@ -1,0 +1,44 @@
+public import KeychainTypes
+
+extension WebCredentialAPI {
+    /// `POST /v1/passkeys/register`: `createCredentialRegistrationRequest(challenge:name:userID:)`
+    /// performed by an app's `ASAuthorizationController`. Bytes are base64url.
+    public struct PasskeyRegistrationRequest: Codable, Hashable, Sendable {
+        public var caller: Caller
+        public var relyingParty: String
+        public var challenge: String
+        public var userName: String
+        public var userID: String
+        public var consent: Consent?
+
+        public init(caller: Caller, relyingParty: String, challenge: String, userName: String, userID: String, consent: Consent? = nil) {
+            self.caller = caller
+            self.relyingParty = relyingParty
+            self.challenge = challenge
+            self.userName = userName
+            self.userID = userID
+            self.consent = consent
+        }
+    }
+
+    /// `POST /v1/passkeys/assert`: `createCredentialAssertionRequest(challenge:)`, with the
+    /// request's `allowedCredentials` (none: any of the relying party's passkeys).
+    public struct PasskeyAssertionRequest: Codable, Hashable, Sendable {
+        public var caller: Caller
+        public var relyingParty: String
+        public var challenge: String
+        public var allowedCredentials: [String]?
+        public var consent: Consent?
+
+        public init(caller: Caller, relyingParty: String, challenge: String, allowedCredentials: [String]? = nil, consent: Consent? = nil) {
+            self.caller = caller
+            self.relyingParty = relyingParty
+            self.challenge = challenge
+            self.allowedCredentials = allowedCredentials
+            self.consent = consent
+        }
+    }
+
+    /// What the platform authenticator answered (shared with the devices' protocol).
+    public typealias PasskeyCredential = KeychainTypes.PasskeyCredential
+}

@@ -1,0 +1,139 @@
+import DeviceProtocol
+import Foundation
+import LabControl
+import Testing
+import WorldTestSupport
+
+/// Passkeys end to end through real processes: the website behind nginx issues options, an app
+/// (kclab acting as it) asks its device, which has webcredentiald check the association, asks its
+/// user and lets the platform authenticator answer; the website verifies the answer. A passkey
+/// made on the phone signs in on the pad (the iCloud keychain); an app the site does not list, a
+/// cancelled sheet and a device before iOS 16 are refused as iOS refuses them.
+@Suite(.serialized) struct PasskeyDeviceTests {
+    static let world = """
+        name: passkeys
+        teams: [{id: D3KQX62K1A}, {id: OTHER98765}]
+        apps:
+          - bundleID: com.example.DemoApp
+            name: DemoApp
+            team: D3KQX62K1A
+            program: demo-app
+            profile: distribution
+            entitlements:
+              com.apple.developer.associated-domains: [webcredentials:example.com]
+          - bundleID: com.other.Stranger
+            name: Stranger
+            team: OTHER98765
+            program: demo-app
+            profile: distribution
+            entitlements:
+              com.apple.developer.associated-domains: [webcredentials:example.com]
+        devices:
+          - {id: phone, osVersion: "17.4", iCloudAccount: alice@example.com, apps: [com.example.DemoApp, com.other.Stranger]}
+          - {id: pad, osVersion: "17.0", iCloudAccount: alice@example.com, apps: [com.example.DemoApp]}
+          - {id: old-phone, osVersion: "15.5", iCloudAccount: alice@example.com, apps: [com.example.DemoApp]}
+        websites:
+          - domain: example.com
+            aasa: {content: {webcredentials: {apps: [D3KQX62K1A.com.example.DemoApp]}}}
+        """
+
+    typealias Web = LoginWebsiteTests.Web
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    static func passkey(_ lab: RunningLab, _ device: String, _ app: String, _ arguments: [String]) throws -> [String: Any] {
+        let result = try lab.kclab(["app", "passkey"] + arguments.prefix(1) + ["--device", device, "--app", app] + arguments.dropFirst())
+        #expect(result.status == 0, "\(result.stderr)")
+        return try json(result.stdout)
+    }
+
+    static func answer(_ lab: RunningLab, _ device: String, _ answers: [String]) throws {
+        #expect(try lab.kclab(["device", "answer", "--device", device] + answers).status == 0)
+    }
+
+    @Test func aPasskeyMadeOnThePhoneSignsInOnThePad() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let web = try Web(lab)
+            // Registration: the website's options, the device's answer, the website's check.
+            let options = try Self.json(try web.api("POST", "passkeys/registration/options", #"{"username":"alice"}"#).body)
+            let creation = try #require(options["publicKey"] as? [String: Any])
+            let challenge = try #require(creation["challenge"] as? String)
+            let userID = try #require((creation["user"] as? [String: Any])?["id"] as? String)
+            try Self.answer(lab, "phone", ["approve"])
+            let made = try Self.passkey(
+                lab,
+                "phone",
+                "com.example.DemoApp",
+                ["register", "example.com", "--user", "alice", "--user-id", userID, "--challenge", challenge]
+            )
+            let registration = try #require(made["passkey"] as? [String: Any], "\(made)")
+            let id = try #require(registration["credentialID"] as? String)
+            let credential: [String: Any] = [
+                "id": id, "rawId": id, "type": "public-key",
+                "response": ["clientDataJSON": registration["clientDataJSON"] ?? "", "attestationObject": registration["attestationObject"] ?? ""],
+            ]
+            let finish = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["ceremony": options["ceremony"] ?? "", "credential": credential]),
+                as: UTF8.self
+            )
+            let registered = try web.api("POST", "passkeys/registration", finish)
+            #expect(registered.status == 201, "\(registered.body)")
+            let prompts = (try? PromptLog.read(lab.state.promptLog("phone"))) ?? []
+            #expect(prompts.last?.title == "Save a passkey for “alice” on “example.com”?")
+
+            // Sign-in on the pad, with the passkey the iCloud keychain brought.
+            let signIn = try Self.json(try web.api("POST", "passkeys/authentication/options", "{}").body)
+            let request = try #require(signIn["publicKey"] as? [String: Any])
+            try Self.answer(lab, "pad", ["pick 1"])
+            let asserted = try Self.passkey(
+                lab,
+                "pad",
+                "com.example.DemoApp",
+                ["assert", "example.com", "--challenge", try #require(request["challenge"] as? String)]
+            )
+            let assertion = try #require(asserted["passkey"] as? [String: Any], "\(asserted)")
+            #expect(assertion["credentialID"] as? String == id)
+            let answer: [String: Any] = [
+                "id": id, "rawId": id, "type": "public-key",
+                "response": [
+                    "clientDataJSON": assertion["clientDataJSON"] ?? "", "authenticatorData": assertion["authenticatorData"] ?? "",
+                    "signature": assertion["signature"] ?? "", "userHandle": assertion["userID"] ?? "",
+                ],
+            ]
+            let body = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["ceremony": signIn["ceremony"] ?? "", "credential": answer]),
+                as: UTF8.self
+            )
+            let signedIn = try web.api("POST", "passkeys/authentication", body)
+            #expect(signedIn.status == 200 && signedIn.body.contains(#""username":"alice""#), "\(signedIn.body)")
+            let sheet = ((try? PromptLog.read(lab.state.promptLog("pad"))) ?? []).last
+            #expect(sheet?.title == "Sign in with your passkey" && sheet?.choices == ["alice (example.com)"])
+        }
+    }
+
+    @Test func iOSRefusesWhatItRefuses() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            func error(_ outcome: [String: Any]) -> (Int64?, String) {
+                let error = outcome["error"] as? [String: Any]
+                return ((error?["code"] as? NSNumber)?.int64Value, error?["message"] as? String ?? "")
+            }
+            let stranger = error(try Self.passkey(lab, "phone", "com.other.Stranger", ["register", "example.com", "--user", "mallory"]))
+            #expect(stranger.0 == 1004)
+            #expect(stranger.1 == "Application with identifier OTHER98765.com.other.Stranger is not associated with domain example.com")
+            #expect(error(try Self.passkey(lab, "phone", "com.example.DemoApp", ["register", "other.example", "--user", "alice"])).0 == 1004)
+
+            try Self.answer(lab, "phone", ["decline"])
+            let cancelled = error(try Self.passkey(lab, "phone", "com.example.DemoApp", ["register", "example.com", "--user", "alice"]))
+            #expect(cancelled.0 == 1001, "\(cancelled.1)")
+            let none = error(try Self.passkey(lab, "phone", "com.example.DemoApp", ["assert", "example.com"]))
+            #expect(none.0 == 1004 && none.1.contains("no passkey"), "nothing was saved: \(none.1)")
+
+            let old = error(try Self.passkey(lab, "old-phone", "com.example.DemoApp", ["register", "example.com", "--user", "alice"]))
+            #expect(old.0 == 1003 && old.1.contains("iOS 16"), "\(old.1)")
+            let prompts = (try? PromptLog.read(lab.state.promptLog("phone"))) ?? []
+            #expect(prompts.count == 1, "only the cancelled sheet was shown: \(prompts.map(\.title))")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import DeviceProtocol
+import Foundation
+import LabControl
+
+extension AppCommand {
+    /// `kclab app passkey register|assert … DOMAIN`
+    struct Passkey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a passkey request as the app, as ASAuthorizationController performs it (docs/passkeys.md).",
+            discussion: """
+                The device checks that DOMAIN's webcredentials entry lists the app, its scripted user answers \
+                the passkey sheet (kclab device answer), and the platform authenticator answers. Prints \
+                {"status", "name", "error", "passkey", "reason"}: error is the ASAuthorizationError (code 1001 \
+                canceled, 1003 not handled, 1004 failed), passkey the credential's fields in base64url.
+                """,
+            subcommands: [Register.self, Assert.self]
+        )
+
+        struct Register: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "createCredentialRegistrationRequest(challenge:name:userID:): save a new passkey for DOMAIN."
+            )
+            @OptionGroup var target: AppCommand.Target
+            @Argument(help: "The relying party ID, such as example.com.") var domain: String
+            @Option(help: "The user name the passkey is for.") var user = "user"
+            @Option(help: "The user handle, base64url (default: random).") var userID: String?
+            @Option(help: "The challenge, base64url (default: 32 random bytes).") var challenge: String?
+
+            func run() throws {
+                var request = DeviceRequest(.passkeyRegister, app: target.app)
+                request.fqdn = domain
+                request.account = user
+                request.userID = userID ?? Passkey.random(16)
+                request.challenge = challenge ?? Passkey.random(32)
+                try printCredentialResponse(try target.client().send(request))
+            }
+        }
+
+        struct Assert: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "createCredentialAssertionRequest(challenge:): sign in to DOMAIN with a passkey the user picks."
+            )
+            @OptionGroup var target: AppCommand.Target
+            @Argument(help: "The relying party ID, such as example.com.") var domain: String
+            @Option(help: "The challenge, base64url (default: 32 random bytes).") var challenge: String?
+            @Option(help: "A credential ID the relying party allows, base64url (repeatable; default: any).") var allow: [String] = []
+
+            func run() throws {
+                var request = DeviceRequest(.passkeyAssert, app: target.app)
+                request.fqdn = domain
+                request.challenge = challenge ?? Passkey.random(32)
+                request.credentialIDs = allow.isEmpty ? nil : allow
+                try printCredentialResponse(try target.client().send(request))
+            }
+        }
+
+        static func random(_ count: Int) -> String {
+            Data((0..<count).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+    }
+}
