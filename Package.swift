@@ -553,7 +553,7 @@ let package = Package(
         /// The program the demo world's apps run: the seeds' stories, one subcommand each.
         .executableTarget(
             name: "demo-app",
-            dependencies: ["DeviceNetwork", "KeychainLab", "Security", "SeedSnippets"],
+            dependencies: ["AuthenticationServices", "DeviceNetwork", "KeychainLab", "Security", "SeedSnippets"],
             path: "Devices/Apps/DemoApp",
             swiftSettings: strictSettings
         ),

@@ -93,8 +93,8 @@ public final class WebClient: @unchecked Sendable {
         return try await send(.POST, url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded", headers: [])
     }
 
-    /// Sends JSON with an optional bearer token; no redirects.
-    public func json(_ method: String, _ url: URL, _ object: [String: String]?, bearer: String? = nil) async throws -> Page {
+    /// Sends JSON (any JSONSerialization object) with an optional bearer token; no redirects.
+    public func json(_ method: String, _ url: URL, _ object: [String: Any]?, bearer: String? = nil) async throws -> Page {
         let body = try object.map { try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
         let headers = bearer.map { [("Authorization", "Bearer \($0)")] } ?? []
         return try await send(HTTPMethod(rawValue: method), url, body: body, contentType: body == nil ? nil : "application/json", headers: headers)

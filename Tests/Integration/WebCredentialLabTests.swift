@@ -197,10 +197,13 @@ import WorldTestSupport
 
             // webcredentiald serves exactly its OpenAPI document.
             let operations = try OpenAPIRoutes.operations(in: "Services/WebCredentialAPI/openapi.yaml")
-            #expect(operations.count == 4, "\(operations)")
+            #expect(operations.count == 6, "\(operations)")
             try OpenAPIRoutes.check(
                 operations,
-                undocumented: [("GET", "/v1/credentials/add"), ("POST", "/v1/credentials"), ("PUT", "/v1/approvals")],
+                undocumented: [
+                    ("GET", "/v1/credentials/add"), ("POST", "/v1/credentials"), ("PUT", "/v1/approvals"), ("GET", "/v1/passkeys/register"),
+                    ("POST", "/v1/passkeys"),
+                ],
                 endpoint: try Endpoint(lab.state.webcredentialdEndpoint).url,
                 lab: lab,
                 device: "phone"

@@ -201,6 +201,12 @@ import WorldTestSupport
                     "PROMPT Notes wants to use the “login” keychain. Please enter the keychain password. [OK | Cancel] → the user: approve"
                 )
             )
+            // Passkeys: made on the iPhone, used on the Mac; refused for an unlisted app, a cancel, iOS 12.
+            #expect(output.contains("com.example.DemoApp: created carol on example.com with a passkey"))
+            #expect(output.contains("[mac-alice] com.example.DemoApp: signed in to example.com as carol with a passkey"))
+            #expect(output.contains("Application with identifier OTHER98765.com.other.Snooper is not associated with domain example.com"))
+            #expect(output.contains("ASAuthorizationError.canceled (1001)"))
+            #expect(output.contains("[ipad-alice] com.example.DemoApp: no passkey sign-in: ASAuthorizationError.notHandled (1003)"))
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }

@@ -102,7 +102,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         try associations(lab, number: DemoStory.seeds.count + 1, walkthrough)
         var number = DemoStory.seeds.count + 2
-        let stories = (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac
+        let stories =
+            (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac + (summary.websites != nil ? DemoStory.passkeys : [])
         let devices = Set(summary.devices.map(\.id))
         for story in stories where story.steps.allSatisfy({ $0.app.isEmpty || devices.contains($0.device) }) {
             try tell(story, number: number, lab, walkthrough)

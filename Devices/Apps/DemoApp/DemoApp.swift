@@ -11,6 +11,7 @@ import SeedSnippets
 ///              discover-team | family-write VALUE | family-read | seed000 | groups
 ///              mac-save VALUE | mac-read | mac-lock
 ///              web-login | web-signup | web-change-password | web-delete | web-logout | web-whoami
+///              web-passkey-signup --user U | web-passkey-login
 @main
 enum DemoApp {
     static let service = "com.example.token"
@@ -129,6 +130,10 @@ enum DemoApp {
             case "web-delete": return try await WebWorkflows.deleteAccount(account)
             case "web-logout": return try await WebWorkflows.logOut(account)
             case "web-whoami": return try await WebWorkflows.whoami(account)
+            case "web-passkey-signup":
+                guard let user = options["user"] else { break }
+                return try await PasskeyWorkflows.signUp(account, user: user)
+            case "web-passkey-login": return try await PasskeyWorkflows.logIn(account)
             default: break
             }
         } catch {
@@ -136,7 +141,8 @@ enum DemoApp {
             return 1
         }
         print("usage: demo-app web-login [--user U --password P] | web-signup --user U --password P | web-change-password --new-password P")
-        print("       | web-delete | web-logout | web-whoami   (each takes --site DOMAIN, default example.com)")
+        print("       | web-delete | web-logout | web-whoami | web-passkey-signup --user U | web-passkey-login")
+        print("       (each takes --site DOMAIN, default example.com)")
         return 2
     }
 

@@ -85,6 +85,12 @@ struct SiteAccount {
         return APIAnswer(status: page.status, fields: object.compactMapValues { $0 as? String })
     }
 
+    /// POSTs any JSON object to the API; the answer as an object.
+    func post(_ path: String, _ body: [String: Any]) async throws -> (status: Int, object: [String: Any]) {
+        let page = try await web.json("POST", URL(string: path, relativeTo: api)!.absoluteURL, body)
+        return (page.status, (try? JSONSerialization.jsonObject(with: Data(page.body.utf8))) as? [String: Any] ?? [:])
+    }
+
     func logIn(user: String, password: String) async throws -> String? {
         let answer = try await call("POST", "sessions", ["username": user, "password": password])
         guard answer.status == 200, let token = answer.fields["token"] else {
