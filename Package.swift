@@ -517,6 +517,7 @@ let package = Package(
         .target(
             name: "DeviceNetwork",
             dependencies: [
+                "AuthenticationServices",
                 "DeviceProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -529,7 +530,7 @@ let package = Package(
         /// The browser: signs in on websites' forms, saves and fills passwords in com.apple.cfnetwork.
         .executableTarget(
             name: "browser",
-            dependencies: ["DeviceNetwork", "KeychainLab", "Security"],
+            dependencies: ["AuthenticationServices", "DeviceNetwork", "KeychainLab", "Security"],
             path: "Devices/Apps/Browser",
             swiftSettings: strictSettings
         ),

@@ -53,6 +53,7 @@ public final class ASAuthorizationController: NSObject, @unchecked Sendable {
                 message.account = registration.name
                 message.challenge = PasskeyEncoding.encode(registration.challenge)
                 message.userID = PasskeyEncoding.encode(registration.userID)
+                message.origin = registration.clientData?.origin
                 return send(message, provider: registration.relyingPartyIdentifier)
             }
             if let assertion = request as? ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
@@ -60,6 +61,7 @@ public final class ASAuthorizationController: NSObject, @unchecked Sendable {
                 message.fqdn = assertion.relyingPartyIdentifier
                 message.challenge = PasskeyEncoding.encode(assertion.challenge)
                 message.credentialIDs = assertion.allowedCredentials.map { PasskeyEncoding.encode($0.credentialID) }
+                message.origin = assertion.clientData?.origin
                 return send(message, provider: assertion.relyingPartyIdentifier)
             }
         }

@@ -33,6 +33,31 @@ public final class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject,
         )
     }
 
+    /// A web browser's registration request for the page it shows (iOS 17.4, macOS 14.4; needs the
+    /// web-browser public-key-credential entitlement).
+    public func createCredentialRegistrationRequest(
+        clientData: ASPublicKeyCredentialClientData,
+        name: String,
+        userID: Data
+    )
+        -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+    {
+        let request = createCredentialRegistrationRequest(challenge: clientData.challenge, name: name, userID: userID)
+        request.clientData = clientData
+        return request
+    }
+
+    /// A web browser's assertion request for the page it shows.
+    public func createCredentialAssertionRequest(
+        clientData: ASPublicKeyCredentialClientData
+    )
+        -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest
+    {
+        let request = createCredentialAssertionRequest(challenge: clientData.challenge)
+        request.clientData = clientData
+        return request
+    }
+
     public func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
         ASAuthorizationPlatformPublicKeyCredentialAssertionRequest(relyingPartyIdentifier: relyingPartyIdentifier, challenge: challenge)
     }
@@ -45,6 +70,8 @@ public final class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
     public var name: String
     public var displayName: String?
     public var userID: Data
+    /// A web browser's: the page's challenge and origin.
+    public var clientData: ASPublicKeyCredentialClientData?
 
     init(relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data) {
         self.relyingPartyIdentifier = relyingPartyIdentifier
@@ -60,10 +87,24 @@ public final class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: A
     public var challenge: Data
     /// The passkeys the relying party accepts; empty: any of its passkeys.
     public var allowedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] = []
+    /// A web browser's: the page's challenge and origin.
+    public var clientData: ASPublicKeyCredentialClientData?
 
     init(relyingPartyIdentifier: String, challenge: Data) {
         self.relyingPartyIdentifier = relyingPartyIdentifier
         self.challenge = challenge
+    }
+}
+
+/// `ASPublicKeyCredentialClientData`: what a web browser passes for the page it shows, which the
+/// authenticator writes into clientDataJSON.
+public final class ASPublicKeyCredentialClientData: NSObject, @unchecked Sendable {
+    public let challenge: Data
+    public let origin: String
+
+    public init(challenge: Data, origin: String) {
+        self.challenge = challenge
+        self.origin = origin
     }
 }
 

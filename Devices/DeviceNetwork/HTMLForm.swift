@@ -13,6 +13,8 @@ public struct HTMLForm: Sendable {
     public var id: String
     public var action: String
     public var inputs: [Input]
+    /// Every attribute of the form tag (such as a passkey form's `data-options`).
+    public var attributes: [String: String] = [:]
 
     /// Every form of `html`, in order.
     public static func all(in html: String) -> [HTMLForm] {
@@ -34,7 +36,7 @@ public struct HTMLForm: Sendable {
                 }
                 inner = inner[close...]
             }
-            forms.append(HTMLForm(id: attributes["id"] ?? "", action: attributes["action"] ?? "", inputs: inputs))
+            forms.append(HTMLForm(id: attributes["id"] ?? "", action: attributes["action"] ?? "", inputs: inputs, attributes: attributes))
             rest = rest[end.upperBound...]
         }
         return forms

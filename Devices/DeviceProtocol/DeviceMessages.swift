@@ -77,6 +77,8 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     public var challenge: String?
     public var userID: String?
     public var credentialIDs: [String]?
+    /// For a web browser's passkey request: the page's origin.
+    public var origin: String?
 
     public init(
         _ operation: Operation,
@@ -94,7 +96,7 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case operation = "op"
-        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs
+        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs, origin
     }
 
     /// A shared-web-credential call.

@@ -56,6 +56,7 @@ extension Device {
                 challenge: request.challenge ?? "",
                 userName: request.account ?? "",
                 userID: request.userID ?? "",
+                origin: request.origin,
                 consent: consent
             )
             return try await client.send(.POST, "/v1/passkeys/register", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
@@ -65,6 +66,7 @@ extension Device {
                 relyingParty: request.fqdn ?? "",
                 challenge: request.challenge ?? "",
                 allowedCredentials: request.credentialIDs,
+                origin: request.origin,
                 consent: consent
             )
             return try await client.send(.POST, "/v1/passkeys/assert", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)

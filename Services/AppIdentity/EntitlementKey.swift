@@ -20,4 +20,7 @@ public enum EntitlementKey {
     public static let onDemandInstallCapable = "com.apple.developer.on-demand-install-capable"
     /// Apple's private switch that takes the keychain away from a process (Boolean).
     public static let keychainDeny = "com.apple.private.keychain.deny"
+    /// A web browser's right to make passkey requests for the origins it shows (Boolean, a managed
+    /// capability Apple grants to browsers; Safari holds it).
+    public static let webBrowserPublicKeyCredential = "com.apple.developer.web-browser.public-key-credential"
 }

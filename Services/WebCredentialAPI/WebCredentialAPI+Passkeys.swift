@@ -9,14 +9,25 @@ extension WebCredentialAPI {
         public var challenge: String
         public var userName: String
         public var userID: String
+        /// A web browser's request: the origin of the page (`ASPublicKeyCredentialClientData`).
+        public var origin: String?
         public var consent: Consent?
 
-        public init(caller: Caller, relyingParty: String, challenge: String, userName: String, userID: String, consent: Consent? = nil) {
+        public init(
+            caller: Caller,
+            relyingParty: String,
+            challenge: String,
+            userName: String,
+            userID: String,
+            origin: String? = nil,
+            consent: Consent? = nil
+        ) {
             self.caller = caller
             self.relyingParty = relyingParty
             self.challenge = challenge
             self.userName = userName
             self.userID = userID
+            self.origin = origin
             self.consent = consent
         }
     }
@@ -28,13 +39,23 @@ extension WebCredentialAPI {
         public var relyingParty: String
         public var challenge: String
         public var allowedCredentials: [String]?
+        /// A web browser's request: the origin of the page.
+        public var origin: String?
         public var consent: Consent?
 
-        public init(caller: Caller, relyingParty: String, challenge: String, allowedCredentials: [String]? = nil, consent: Consent? = nil) {
+        public init(
+            caller: Caller,
+            relyingParty: String,
+            challenge: String,
+            allowedCredentials: [String]? = nil,
+            origin: String? = nil,
+            consent: Consent? = nil
+        ) {
             self.caller = caller
             self.relyingParty = relyingParty
             self.challenge = challenge
             self.allowedCredentials = allowedCredentials
+            self.origin = origin
             self.consent = consent
         }
     }

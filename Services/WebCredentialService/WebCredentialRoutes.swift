@@ -78,7 +78,8 @@ struct WebCredentialRoutes: Sendable {
             name: caller.appName,
             associatedDomains: app.entitlements.associatedDomains,
             behaviour: BrokerBehaviour(platform: caller.platform, version: caller.osVersion),
-            passwordAutoFill: caller.passwordAutoFill
+            passwordAutoFill: caller.passwordAutoFill,
+            isWebBrowser: app.entitlements[EntitlementKey.webBrowserPublicKeyCredential] == .bool(true)
         )
     }
 

@@ -35,7 +35,11 @@ extension SharedCredentialBroker {
         else { return Self.authorizationFailure(.failed, "The user ID must be 1 to 64 bytes and the name 1 to 256 bytes.") }
         let rp = request.relyingParty.lowercased()
         do {
-            if let refusal = try await associationRefusal(app: app, relyingParty: rp) { return refusal }
+            let origin: String
+            switch try await clientOrigin(app: app, relyingParty: rp, requested: request.origin) {
+            case .success(let allowed): origin = allowed
+            case .failure(let refusal): return refusal.outcome
+            }
             let prompt = Prompt(
                 kind: .passkeySave,
                 app: app.name,
@@ -62,7 +66,7 @@ extension SharedCredentialBroker {
             }
             let created = PlatformAuthenticator.register(
                 rpID: rp,
-                origin: "https://\(rp)",
+                origin: origin,
                 challenge: Array(Base64URL.decode(request.challenge) ?? Data()),
                 credentialID: Array(credentialID),
                 key: key
@@ -87,7 +91,11 @@ extension SharedCredentialBroker {
         if let refusal = Self.passkeyParameterRefusal(app: app, relyingParty: request.relyingParty, challenge: request.challenge) { return refusal }
         let rp = request.relyingParty.lowercased()
         do {
-            if let refusal = try await associationRefusal(app: app, relyingParty: rp) { return refusal }
+            let origin: String
+            switch try await clientOrigin(app: app, relyingParty: rp, requested: request.origin) {
+            case .success(let allowed): origin = allowed
+            case .failure(let refusal): return refusal.outcome
+            }
             let answer = try await keychain(.copyMatching, PasskeyItems.query(relyingParty: rp))
             var passkeys = answer.status == 0 ? PasskeyItems.list(answer.result) : []
             if let allowed = request.allowedCredentials, !allowed.isEmpty { passkeys = passkeys.filter { allowed.contains($0.credentialID) } }
@@ -114,7 +122,7 @@ extension SharedCredentialBroker {
             guard let key = try? P256.Signing.PrivateKey(rawRepresentation: chosen.key),
                 let asserted = try? PlatformAuthenticator.assert(
                     rpID: rp,
-                    origin: "https://\(rp)",
+                    origin: origin,
                     challenge: Array(Base64URL.decode(request.challenge) ?? Data()),
                     key: key
                 )
@@ -151,14 +159,40 @@ extension SharedCredentialBroker {
         return nil
     }
 
-    /// The app must name the relying party in a `webcredentials:` entry, and the domain's file must
-    /// list the app (iOS fails the request otherwise, with this message).
-    func associationRefusal(app: CallingApp, relyingParty: String) async throws(Unreachable) -> WebCredentialAPI.Outcome? {
+    /// A refusal as a `Result` failure.
+    struct Refused: Error {
+        let outcome: WebCredentialAPI.Outcome
+    }
+
+    /// The origin the authenticator writes into clientDataJSON. An app's own request: the app must
+    /// name the relying party in a `webcredentials:` entry and the domain's file must list the app
+    /// (iOS fails the request otherwise, with this message); the origin is `https://RPID`. A web
+    /// browser's request (`ASPublicKeyCredentialClientData`): the browser must hold the web-browser
+    /// public-key-credential entitlement, and the page's origin must be `https` on the relying
+    /// party's domain or a subdomain of it (WebAuthn's RP ID rule), with no association needed.
+    func clientOrigin(app: CallingApp, relyingParty: String, requested: String?) async throws(Unreachable) -> Result<String, Refused> {
         let appID = app.appID ?? "(none)"
-        let refusal = Self.authorizationFailure(.failed, "Application with identifier \(appID) is not associated with domain \(relyingParty)")
+        if let requested {
+            guard app.isWebBrowser else {
+                return .failure(
+                    Refused(outcome: Self.authorizationFailure(.failed, "\(appID) is not entitled to make passkey requests for web origins"))
+                )
+            }
+            guard let url = URLComponents(string: requested), url.scheme == "https", let host = url.host?.lowercased(),
+                host == relyingParty || host.hasSuffix("." + relyingParty)
+            else {
+                return .failure(
+                    Refused(outcome: Self.authorizationFailure(.failed, "The origin \(requested) is not of the relying party \(relyingParty)."))
+                )
+            }
+            return .success(requested)
+        }
+        let refusal = Refused(
+            outcome: Self.authorizationFailure(.failed, "Application with identifier \(appID) is not associated with domain \(relyingParty)")
+        )
         guard app.appID != nil, let domain = CredentialDomain(relyingParty, behaviour: app.behaviour),
             domain.isEntitled(by: app.associatedDomains, behaviour: app.behaviour)
-        else { return refusal }
-        return try await isApproved(appID, relyingParty) ? nil : refusal
+        else { return .failure(refusal) }
+        return try await isApproved(appID, relyingParty) ? .success("https://\(relyingParty)") : .failure(refusal)
     }
 }

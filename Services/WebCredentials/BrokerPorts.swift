@@ -50,12 +50,22 @@ public struct CallingApp: Sendable {
     public let behaviour: BrokerBehaviour
     /// Settings › Passwords › AutoFill Passwords.
     public let passwordAutoFill: Bool
+    /// Whether the app is a web browser entitled to passkey requests for the origins it shows.
+    public let isWebBrowser: Bool
 
-    public init(appID: String?, name: String, associatedDomains: [String], behaviour: BrokerBehaviour, passwordAutoFill: Bool) {
+    public init(
+        appID: String?,
+        name: String,
+        associatedDomains: [String],
+        behaviour: BrokerBehaviour,
+        passwordAutoFill: Bool,
+        isWebBrowser: Bool = false
+    ) {
         self.appID = appID
         self.name = name
         self.associatedDomains = associatedDomains
         self.behaviour = behaviour
         self.passwordAutoFill = passwordAutoFill
+        self.isWebBrowser = isWebBrowser
     }
 }

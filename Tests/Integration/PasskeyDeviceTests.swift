@@ -1,5 +1,6 @@
 import DeviceProtocol
 import Foundation
+import KeychainTypes
 import LabControl
 import Testing
 import WorldTestSupport
@@ -134,6 +135,37 @@ import WorldTestSupport
             #expect(old.0 == 1003 && old.1.contains("iOS 16"), "\(old.1)")
             let prompts = (try? PromptLog.read(lab.state.promptLog("phone"))) ?? []
             #expect(prompts.count == 1, "only the cancelled sheet was shown: \(prompts.map(\.title))")
+        }
+    }
+
+    /// The browser offers passkeys on the site's pages, as Safari does: sign up with a passkey on the
+    /// phone, sign in with it on the pad; no association is needed for the page's own origin.
+    @Test func theBrowserSignsUpAndInWithAPasskey() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            try Self.answer(lab, "phone", ["approve"])
+            let signup = try lab.runApp("browser", on: "phone", ["passkey-signup", "https://example.com", "--user", "dora"])
+            #expect(
+                signup.status == 0 && signup.stdout.contains("signed up on example.com as dora with a passkey: the site signed in dora"),
+                "\(signup.stdout)"
+            )
+            try Self.answer(lab, "pad", ["pick 1"])
+            let login = try lab.runApp("browser", on: "pad", ["passkey-login", "https://example.com"])
+            #expect(login.status == 0 && login.stdout.contains("signed in with a passkey: the site signed in dora"), "\(login.stdout)")
+            let sheet = ((try? PromptLog.read(lab.state.promptLog("phone"))) ?? []).last
+            #expect(sheet?.appName == "Safari" && sheet?.title == "Save a passkey for “dora” on “example.com”?")
+
+            // An app that is not a browser may not name a web origin.
+            var request = DeviceRequest(.passkeyRegister, app: "com.example.DemoApp")
+            request.fqdn = "example.com"
+            request.account = "eve"
+            request.userID = "AAAA"
+            request.challenge = String(repeating: "A", count: 43)
+            request.origin = "https://example.com"
+            let refused = try DeviceClient(state: lab.state, device: "phone").send(request)
+            #expect(
+                refused.callError?.code == 1004 && refused.callError?.message.contains("not entitled") == true,
+                "\(String(describing: refused.callError))"
+            )
         }
     }
 }

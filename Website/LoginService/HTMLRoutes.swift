@@ -10,6 +10,7 @@ struct HTMLRoutes: Sendable {
     let service: LoginService
     let sites: SiteDirectory
     let csrfKey: SymmetricKey
+    let passkeys: PasskeyService
 
     func add(to router: Router<WebsiteRequestContext>) {
         router.get("/") { request, _ in
@@ -107,7 +108,7 @@ struct HTMLRoutes: Sendable {
         return (token, user)
     }
 
-    private func csrf(_ token: String) -> String {
+    func csrf(_ token: String) -> String {
         WebsiteRequest.csrf(for: token, key: csrfKey)
     }
 
@@ -119,14 +120,14 @@ struct HTMLRoutes: Sendable {
     }
 
     /// The request's form cookie, or a new one with the header that sets it.
-    private func formCookie(_ request: Request) -> (value: String, headers: HTTPFields) {
+    func formCookie(_ request: Request) -> (value: String, headers: HTTPFields) {
         if let value = request.cookies[WebsiteRequest.formCookieName]?.value, value.count == 48 { return (value, [:]) }
         return WebsiteRequest.newFormCookie()
     }
 
     /// A sign-in or sign-up form, once its CSRF token is its form cookie's; otherwise 403, so
     /// another site cannot sign a browser in to an account of its choosing.
-    private func checkedSignInForm(_ request: Request, _ context: WebsiteRequestContext) async throws -> ([String: String], String) {
+    func checkedSignInForm(_ request: Request, _ context: WebsiteRequestContext) async throws -> ([String: String], String) {
         let form = try await WebsiteRequest.form(request, context)
         guard let cookie = request.cookies[WebsiteRequest.formCookieName]?.value, !cookie.isEmpty, form["csrf"] == csrf(cookie) else {
             throw HTTPError(.forbidden, message: "the form is stale or from another site; reload the page")
@@ -135,7 +136,7 @@ struct HTMLRoutes: Sendable {
     }
 
     /// A page shown again with the error, under the error's status.
-    private func page(for error: LoginError, _ html: String) -> Response {
+    func page(for error: LoginError, _ html: String) -> Response {
         var headers: HTTPFields = [:]
         if case .tooManyAttempts(let seconds) = error { headers[.retryAfter] = "\(seconds)" }
         return WebsiteRequest.html(html, status: HTTPResponse.Status(code: error.status), headers: headers)

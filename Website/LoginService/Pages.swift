@@ -49,6 +49,10 @@ enum Pages {
                 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
                 <button type="submit">Sign in</button>
                 </form>
+                <form method="post" action="/passkeys/authentication" id="passkey-login" data-options="/passkeys/authentication/options">
+                <input type="hidden" name="csrf" value="\(escape(csrf))">
+                <button type="submit">Sign in with a passkey</button>
+                </form>
                 <p><a href="/signup">Create an account</a></p>
                 """
         )
@@ -64,6 +68,11 @@ enum Pages {
                 <label>Username <input name="username" autocomplete="username" value="\(escape(username))" required></label>
                 <label>Password <input type="password" name="password" autocomplete="new-password" required></label>
                 <button type="submit">Create account</button>
+                </form>
+                <form method="post" action="/passkeys/registration" id="passkey-signup" data-options="/passkeys/registration/options">
+                <input type="hidden" name="csrf" value="\(escape(csrf))">
+                <label>Username <input name="username" autocomplete="username webauthn" required></label>
+                <button type="submit">Sign up with a passkey</button>
                 </form>
                 <p><a href="/login">Sign in instead</a></p>
                 """

@@ -69,7 +69,8 @@ final class PasskeyService: Sendable {
     /// Checks the answer to registration options and stores the passkey; signs the account in.
     func finishRegistration(
         site: String,
-        _ finish: PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>
+        _ finish: PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>,
+        kind: LoginService.SessionKind = .bearer
     ) throws(LoginError) -> LoginService.Session {
         let tokenHash = LoginService.digest(finish.ceremony)
         let date = logins.now()
@@ -113,7 +114,7 @@ final class PasskeyService: Sendable {
         }
         guard let stored else { throw .unavailable }
         guard stored else { throw ceremony.kind == "register" ? .usernameTaken : .passkeyTaken }
-        return try logins.startSession(site: site, username: username, kind: .bearer)
+        return try logins.startSession(site: site, username: username, kind: kind)
     }
 
     // MARK: Authentication
@@ -138,7 +139,8 @@ final class PasskeyService: Sendable {
     /// records the counter and signs the account in.
     func finishAuthentication(
         site: String,
-        _ finish: PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>
+        _ finish: PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>,
+        kind: LoginService.SessionKind = .bearer
     ) throws(LoginError) -> LoginService.Session {
         let date = logins.now()
         let taken = LoginService.stored {
@@ -179,7 +181,7 @@ final class PasskeyService: Sendable {
         _ = LoginService.stored {
             try store.recordUse(credentialID: credentialID, signCount: accepted.signCount, backedUp: accepted.backedUp, at: date)
         }
-        return try logins.startSession(site: site, username: passkey.username, kind: .bearer)
+        return try logins.startSession(site: site, username: passkey.username, kind: kind)
     }
 
     /// The passkeys of the signed-in account.

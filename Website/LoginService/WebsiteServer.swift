@@ -39,9 +39,12 @@ public enum WebsiteServer {
         let sites = SiteDirectory(world: configuration.world)
         let router = Router(context: WebsiteRequestContext.self)
         router.get("/healthz") { _, _ in try WebsiteRequest.json(["status": "ok"]) }
-        HTMLRoutes(service: service, sites: sites, csrfKey: SymmetricKey(size: .bits256)).add(to: router)
+        let passkeys = PasskeyService(logins: service, sites: sites)
+        let pages = HTMLRoutes(service: service, sites: sites, csrfKey: SymmetricKey(size: .bits256), passkeys: passkeys)
+        pages.add(to: router)
+        pages.addPasskeyPages(to: router)
         APIRoutes(service: service, sites: sites).add(to: router)
-        PasskeyRoutes(passkeys: PasskeyService(logins: service, sites: sites), sites: sites).add(to: router)
+        PasskeyRoutes(passkeys: passkeys, sites: sites).add(to: router)
         let endpointFile = configuration.endpointFile
         let host = configuration.host
         return Application(

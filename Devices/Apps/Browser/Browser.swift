@@ -11,6 +11,8 @@ import Security
 ///     browser change-password URL --user NAME --new-password P [--save yes|no]
 ///     browser delete-account URL --user NAME
 ///     browser passwords [HOST] [--show]
+///     browser passkey-signup URL --user NAME
+///     browser passkey-login URL
 @main
 enum Browser {
     static func main() async {

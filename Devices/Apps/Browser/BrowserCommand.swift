@@ -15,6 +15,8 @@ struct BrowserCommand {
                browser change-password URL --user NAME --new-password P [--save yes|no]
                browser delete-account URL --user NAME
                browser passwords [HOST] [--show]
+               browser passkey-signup URL --user NAME
+               browser passkey-login URL
         """
 
     let verb: String
@@ -49,6 +51,7 @@ struct BrowserCommand {
     func run() async throws -> Int32 {
         if verb == "passwords" { return listPasswords() }
         guard let target else { throw UsageError(message: "\(verb) needs a URL") }
+        if verb == "passkey-login" { return try await Site(target, user: "").passkeyLogIn() }
         guard let user = options["user"] else { throw UsageError(message: "\(verb) needs --user NAME") }
         let site = try Site(target, user: user)
         switch verb {
@@ -60,6 +63,7 @@ struct BrowserCommand {
             guard let new = options["new-password"] else { throw UsageError(message: "change-password needs --new-password P") }
             return try await site.changePassword(to: new, save: options["save"] ?? "yes")
         case "delete-account": return try await site.deleteAccount()
+        case "passkey-signup": return try await site.passkeySignUp()
         default: throw UsageError(message: "unknown command '\(verb)'")
         }
     }

@@ -1,4 +1,5 @@
 import AuthenticationServices
+import DeviceNetwork
 import Foundation
 
 /// Passkey sign-up and sign-in with the website, as an app does them: the site's options, an
@@ -28,14 +29,7 @@ enum PasskeyWorkflows {
             print("\(account.app): no passkey: \(describe(error))")
             return 1
         }
-        let id = Base64URL.encode(registration.credentialID)
-        let credential: [String: Any] = [
-            "id": id, "rawId": id, "type": "public-key",
-            "response": [
-                "clientDataJSON": Base64URL.encode(registration.rawClientDataJSON),
-                "attestationObject": Base64URL.encode(registration.rawAttestationObject ?? Data()),
-            ],
-        ]
+        let credential = PasskeyJSON.registration(registration)
         let answer = try await account.post("passkeys/registration", ["ceremony": ceremony, "credential": credential])
         guard answer.status == 201, let token = answer.object["token"] as? String else {
             print("\(account.app): the website refused the passkey: \(answer.object["message"] ?? "HTTP \(answer.status)")")
@@ -67,15 +61,7 @@ enum PasskeyWorkflows {
             print("\(account.app): no passkey sign-in: \(describe(error))")
             return 1
         }
-        let id = Base64URL.encode(assertion.credentialID)
-        let credential: [String: Any] = [
-            "id": id, "rawId": id, "type": "public-key",
-            "response": [
-                "clientDataJSON": Base64URL.encode(assertion.rawClientDataJSON),
-                "authenticatorData": Base64URL.encode(assertion.rawAuthenticatorData),
-                "signature": Base64URL.encode(assertion.signature), "userHandle": Base64URL.encode(assertion.userID),
-            ],
-        ]
+        let credential = PasskeyJSON.assertion(assertion)
         let answer = try await account.post("passkeys/authentication", ["ceremony": ceremony, "credential": credential])
         guard answer.status == 200, let token = answer.object["token"] as? String, let user = answer.object["username"] as? String else {
             print("\(account.app): the website refused the passkey: \(answer.object["message"] ?? "HTTP \(answer.status)")")
@@ -98,44 +84,5 @@ enum PasskeyWorkflows {
             case .unknown: "unknown"
             }
         return "ASAuthorizationError.\(name) (\(error.code.rawValue)): \(error.failureReason)"
-    }
-}
-
-/// One `ASAuthorizationController` request, awaited: the delegate's answer as a result.
-final class Authorization: NSObject, ASAuthorizationControllerDelegate, @unchecked Sendable {
-    private var continuation: CheckedContinuation<ASAuthorization, any Error>?
-
-    static func perform(_ request: ASAuthorizationRequest) async throws -> ASAuthorization {
-        let delegate = Authorization()
-        let controller = ASAuthorizationController(authorizationRequests: [request])
-        controller.delegate = delegate
-        return try await withCheckedThrowingContinuation { continuation in
-            delegate.continuation = continuation
-            controller.performRequests()
-        }
-    }
-
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        continuation?.resume(returning: authorization)
-        continuation = nil
-    }
-
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        continuation?.resume(throwing: error)
-        continuation = nil
-    }
-}
-
-/// base64url, as WebAuthn's JSON forms carry bytes.
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }
