@@ -55,6 +55,8 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case passkeyRegister = "passkey-register"
         /// An `ASAuthorizationPlatformPublicKeyCredentialProvider` assertion request, performed.
         case passkeyAssert = "passkey-assert"
+        /// The relying party's passkeys on the device, without keys (`kclab app passkey list`).
+        case passkeyList = "passkey-list"
     }
 
     public var operation: Operation

@@ -70,6 +70,9 @@ extension Device {
                 consent: consent
             )
             return try await client.send(.POST, "/v1/passkeys/assert", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        case .passkeyList:
+            let body = WebCredentialAPI.PasskeyListRequest(caller: caller, relyingParty: request.fqdn ?? "")
+            return try await client.send(.POST, "/v1/passkeys/list", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
         default: break
         }
         if request.operation == .addSharedWebCredential {

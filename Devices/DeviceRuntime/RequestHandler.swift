@@ -13,6 +13,7 @@ struct RequestHandler: Sendable {
 
     private static let calls: Set<DeviceRequest.Operation> = [
         .add, .copyMatching, .update, .delete, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert,
+        .passkeyList,
     ]
 
     /// A line from the control socket.
@@ -64,7 +65,7 @@ struct RequestHandler: Sendable {
                 return Self.encode(.failure("the update of \(bundleID) was refused: \(refusal.reasons.joined(separator: "; "))"))
             }
         case .info, .add, .copyMatching, .update, .delete, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister,
-            .passkeyAssert:
+            .passkeyAssert, .passkeyList:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             return await answer(request, as: bundleID)
         }
@@ -108,7 +109,7 @@ struct RequestHandler: Sendable {
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
             return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
-        case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert:
+        case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
         case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install, .lockKeychain,
             .unlockKeychain:

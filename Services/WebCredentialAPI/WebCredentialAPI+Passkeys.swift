@@ -60,6 +60,17 @@ extension WebCredentialAPI {
         }
     }
 
+    /// `POST /v1/passkeys/list`: the relying party's passkeys on the device, as the app may use them.
+    public struct PasskeyListRequest: Codable, Hashable, Sendable {
+        public var caller: Caller
+        public var relyingParty: String
+
+        public init(caller: Caller, relyingParty: String) {
+            self.caller = caller
+            self.relyingParty = relyingParty
+        }
+    }
+
     /// What the platform authenticator answered (shared with the devices' protocol).
     public typealias PasskeyCredential = KeychainTypes.PasskeyCredential
 }

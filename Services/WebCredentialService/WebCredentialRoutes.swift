@@ -53,6 +53,14 @@ struct WebCredentialRoutes: Sendable {
             Self.log("passkey assertion", outcome, app: app, domain: body.relyingParty, account: nil, device: device, context: context)
             return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }
+        router.post("/v1/passkeys/list") { request, context in
+            let device = try await Self.device(context)
+            let body = try await RouteSupport.decode(WebCredentialAPI.PasskeyListRequest.self, request, limit: context.maxUploadSize)
+            let app = try verify(body.caller, device: device)
+            let outcome = await broker(for: device).listPasskeys(body, app: app)
+            Self.log("passkey list", outcome, app: app, domain: body.relyingParty, account: nil, device: device, context: context)
+            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        }
         router.get("/v1/approvals") { _, context in
             let device = try await Self.device(context)
             return try RouteSupport.json(try approvals.approvals(device: device.udid), encoder: WebCredentialAPI.encoder())

@@ -143,6 +143,28 @@ extension SharedCredentialBroker {
         }
     }
 
+    /// The relying party's passkeys on the device (credential ID and user name), for an app the
+    /// domain lists; never a key.
+    public func listPasskeys(_ request: WebCredentialAPI.PasskeyListRequest, app: CallingApp) async -> WebCredentialAPI.Outcome {
+        let challenge = String(repeating: "A", count: 22)  // the list has none; 16 bytes satisfy the check
+        if let refusal = Self.passkeyParameterRefusal(app: app, relyingParty: request.relyingParty, challenge: challenge) { return refusal }
+        let rp = request.relyingParty.lowercased()
+        do {
+            if case .failure(let refusal) = try await clientOrigin(app: app, relyingParty: rp, requested: nil) { return refusal.outcome }
+            let answer = try await keychain(.copyMatching, PasskeyItems.listing(relyingParty: rp))
+            guard answer.status == 0, case .array(let items)? = answer.result else {
+                return WebCredentialAPI.Outcome(status: 0, credentials: [], reason: "no passkey for \(rp)")
+            }
+            let listed: [[String: SecValue]] = items.compactMap { item in
+                guard case .dictionary(let attributes) = item, let id = attributes["acct"] else { return nil }
+                return ["credentialID": id, "userName": attributes["labl"] ?? .string(""), "relyingParty": .string(rp)]
+            }
+            return WebCredentialAPI.Outcome(status: 0, credentials: listed, reason: "\(listed.count) passkey(s) for \(rp)")
+        } catch {
+            return error.outcome
+        }
+    }
+
     /// Passkeys exist from iOS 16 and macOS 13; the challenge must be 16 to 1024 bytes.
     static func passkeyParameterRefusal(app: CallingApp, relyingParty: String, challenge: String) -> WebCredentialAPI.Outcome? {
         let behaviour = app.behaviour

@@ -18,6 +18,14 @@ public enum PasskeyItems {
         return query
     }
 
+    /// Every passkey of `relyingParty`, attributes only: no key leaves the keychain.
+    public static func listing(relyingParty: String) -> [String: SecValue] {
+        [
+            "class": .string("genp"), "agrp": .string(group), "svce": .string(relyingParty), "sync": .bool(true),
+            "r_Attributes": .bool(true), "m_Limit": .string("m_LimitAll"),
+        ]
+    }
+
     /// The item a new passkey is stored as.
     public static func newItem(relyingParty: String, credentialID: String, userName: String, userID: Data, key: Data) -> [String: SecValue] {
         [

@@ -111,6 +111,29 @@ import WorldTestSupport
             #expect(signedIn.status == 200 && signedIn.body.contains(#""username":"alice""#), "\(signedIn.body)")
             let sheet = ((try? PromptLog.read(lab.state.promptLog("pad"))) ?? []).last
             #expect(sheet?.title == "Sign in with your passkey" && sheet?.choices == ["alice (example.com)"])
+
+            // The pad lists the synced passkey; the key never leaves the system service.
+            let listed = try lab.kclab(["app", "passkey", "list", "--device", "pad", "--app", "com.example.DemoApp", "example.com"])
+            #expect(listed.stdout.contains(#""credentialID":"\#(id)""#) && listed.stdout.contains(#""userName":"alice""#), "\(listed.stdout)")
+            #expect(!listed.stdout.contains("v_Data"))
+            // No app may name the passkey group: the keys are the system's.
+            let probe: [String: SecValue] = ["class": .string("genp"), "agrp": .string("com.apple.webkit.webauthn"), "r_Data": .bool(true)]
+            #expect(try lab.status(.copyMatching, on: "phone", as: "com.example.DemoApp", probe) == -34018)
+
+            // An independent relying party (py_webauthn) verifies what the devices answered.
+            let ceremonies: [String: Any] = [
+                "rpID": "example.com", "origin": "https://example.com",
+                "registration": ["challenge": challenge, "credential": credential],
+                "assertion": ["challenge": request["challenge"] ?? "", "credential": answer],
+            ]
+            try await withTemporaryDirectory { folder in
+                let file = folder.appending(path: "ceremonies.json")
+                try JSONSerialization.data(withJSONObject: ceremonies).write(to: file)
+                let verified = try run(try PythonEnvironment.python(), [PythonEnvironment.script("webauthn-verify.py"), file.path])
+                #expect(verified.status == 0, "\(verified.stderr)")
+                #expect(verified.stdout.contains("registration verified none multi_device True"), "\(verified.stdout)")
+                #expect(verified.stdout.contains("assertion verified 0 True"), "\(verified.stdout)")
+            }
         }
     }
 

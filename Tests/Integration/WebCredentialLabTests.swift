@@ -197,7 +197,7 @@ import WorldTestSupport
 
             // webcredentiald serves exactly its OpenAPI document.
             let operations = try OpenAPIRoutes.operations(in: "Services/WebCredentialAPI/openapi.yaml")
-            #expect(operations.count == 6, "\(operations)")
+            #expect(operations.count == 7, "\(operations)")
             try OpenAPIRoutes.check(
                 operations,
                 undocumented: [

@@ -14,7 +14,7 @@ extension AppCommand {
                 {"status", "name", "error", "passkey", "reason"}: error is the ASAuthorizationError (code 1001 \
                 canceled, 1003 not handled, 1004 failed), passkey the credential's fields in base64url.
                 """,
-            subcommands: [Register.self, Assert.self]
+            subcommands: [Register.self, Assert.self, List.self]
         )
 
         struct Register: ParsableCommand {
@@ -52,6 +52,20 @@ extension AppCommand {
                 request.challenge = challenge ?? Passkey.random(32)
                 request.credentialIDs = allow.isEmpty ? nil : allow
                 try printCredentialResponse(try target.client().send(request))
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "The passkeys of DOMAIN on the device (this device's and the iCloud account's), as the app may use them; never a key."
+            )
+            @OptionGroup var target: AppCommand.Target
+            @Argument(help: "The relying party ID, such as example.com.") var domain: String
+
+            func run() throws {
+                var request = DeviceRequest(.passkeyList, app: target.app)
+                request.fqdn = domain
+                try printCredentialResponse(try target.client().send(request), credentials: true)
             }
         }
 
