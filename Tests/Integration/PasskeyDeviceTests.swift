@@ -191,4 +191,30 @@ import WorldTestSupport
             )
         }
     }
+
+    /// A page's ceremony belongs to the browser that asked for it (its form cookie): answered
+    /// through the API, or by another browser, it is unknown.
+    @Test func aPagesCeremonyIsBoundToItsBrowser() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let web = try Web(lab)
+            let page = try web.curl(["https://HOST/login"]).body
+            let csrf = try #require(page.components(separatedBy: #"name="csrf" value=""#).dropFirst().first?.components(separatedBy: "\"").first)
+            func options() throws -> String {
+                let answer = try web.curl(["-X", "POST", "--data-urlencode", "csrf=\(csrf)", "https://HOST/passkeys/authentication/options"])
+                return try #require(try Self.json(answer.body)["ceremony"] as? String, "\(answer)")
+            }
+            let bogus = #"{"id":"AA","rawId":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#
+            let here = try web.curl([
+                "-X", "POST", "--data-urlencode", "csrf=\(csrf)", "--data-urlencode", "ceremony=\(try options())", "--data-urlencode",
+                "credential=\(bogus)", "https://HOST/passkeys/authentication",
+            ])
+            #expect(here.status == 401, "its own browser's answer is checked (and this one refused): \(here.status)")
+            let body = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["ceremony": try options(), "credential": try Self.json(bogus)]),
+                as: UTF8.self
+            )
+            let elsewhere = try web.api("POST", "passkeys/authentication", body)
+            #expect(elsewhere.status == 400 && elsewhere.body.contains("ceremony_unknown"), "\(elsewhere.body)")
+        }
+    }
 }

@@ -17,7 +17,7 @@ extension AccountStore {
         CREATE INDEX passkeys_account ON passkeys (site, username);
         CREATE TABLE ceremonies (
             tokenHash TEXT PRIMARY KEY, site TEXT NOT NULL, kind TEXT NOT NULL, username TEXT, handle BLOB,
-            challenge BLOB NOT NULL, expires REAL NOT NULL
+            challenge BLOB NOT NULL, binding TEXT, expires REAL NOT NULL
         );
         """
 
@@ -37,6 +37,8 @@ extension AccountStore {
         public var username: String?
         public var handle: Data?
         public var challenge: Data
+        /// For a page's ceremony: SHA-256 of the browser's form cookie, which the answer must carry.
+        public var binding: String?
     }
 
     public func userHandle(site: String, username: String) throws -> Data? {
@@ -49,9 +51,10 @@ extension AccountStore {
         try database.write { db in
             try db.execute(sql: "DELETE FROM ceremonies WHERE expires < ?", arguments: [Date().timeIntervalSince1970])
             try db.execute(
-                sql: "INSERT INTO ceremonies (tokenHash, site, kind, username, handle, challenge, expires) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO ceremonies (tokenHash, site, kind, username, handle, challenge, binding, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    tokenHash, site, ceremony.kind, ceremony.username, ceremony.handle, ceremony.challenge, expires.timeIntervalSince1970,
+                    tokenHash, site, ceremony.kind, ceremony.username, ceremony.handle, ceremony.challenge, ceremony.binding,
+                    expires.timeIntervalSince1970,
                 ]
             )
         }
@@ -63,12 +66,12 @@ extension AccountStore {
         try database.write { db in
             let row = try Row.fetchOne(
                 db,
-                sql: "SELECT kind, username, handle, challenge, expires FROM ceremonies WHERE tokenHash = ? AND site = ?",
+                sql: "SELECT kind, username, handle, challenge, binding, expires FROM ceremonies WHERE tokenHash = ? AND site = ?",
                 arguments: [tokenHash, site]
             )
             try db.execute(sql: "DELETE FROM ceremonies WHERE tokenHash = ?", arguments: [tokenHash])
             guard let row, (row["expires"] as Double) >= date.timeIntervalSince1970, kinds.contains(row["kind"]) else { return nil }
-            return Ceremony(kind: row["kind"], username: row["username"], handle: row["handle"], challenge: row["challenge"])
+            return Ceremony(kind: row["kind"], username: row["username"], handle: row["handle"], challenge: row["challenge"], binding: row["binding"])
         }
     }
 

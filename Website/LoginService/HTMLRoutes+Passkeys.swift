@@ -5,15 +5,16 @@ import Logging
 /// The pages' passkey forms, as a browser's page script uses them: the form (with its CSRF token)
 /// asks for the options (`data-options`), the browser's `navigator.credentials` answers, and the
 /// form posts the answer (`ceremony`, `credential` as WebAuthn's JSON) to its action, which starts
-/// a cookie session. The checks are the API's (PasskeyService).
+/// a cookie session. The checks are the API's (PasskeyService); a page's ceremony is bound to the
+/// browser's form cookie, so only the browser that asked for the options can answer them.
 extension HTMLRoutes {
     func addPasskeyPages(to router: Router<WebsiteRequestContext>) {
         router.post("/passkeys/registration/options") { request, context in
             let site = try WebsiteRequest.site(request, sites)
-            let (form, _) = try await checkedSignInForm(request, context)
+            let (form, cookie) = try await checkedSignInForm(request, context)
             let begun: PasskeyMessages.Begun<PasskeyMessages.CreationOptions>
             do throws(LoginError) {
-                begun = try passkeys.beginRegistration(site: site, username: form["username"], token: nil)
+                begun = try passkeys.beginRegistration(site: site, username: form["username"], token: nil, binding: LoginService.digest(cookie))
             } catch {
                 throw APIError(error)
             }
@@ -21,10 +22,10 @@ extension HTMLRoutes {
         }
         router.post("/passkeys/authentication/options") { request, context in
             let site = try WebsiteRequest.site(request, sites)
-            _ = try await checkedSignInForm(request, context)
+            let (_, cookie) = try await checkedSignInForm(request, context)
             let begun: PasskeyMessages.Begun<PasskeyMessages.RequestOptions>
             do throws(LoginError) {
-                begun = try passkeys.beginAuthentication(site: site, username: nil)
+                begun = try passkeys.beginAuthentication(site: site, username: nil, binding: LoginService.digest(cookie))
             } catch {
                 throw APIError(error)
             }
@@ -35,7 +36,7 @@ extension HTMLRoutes {
             let (form, cookie) = try await checkedSignInForm(request, context)
             do throws(LoginError) {
                 let finish = try Self.finish(PasskeyMessages.AttestationResponse.self, form)
-                let session = try passkeys.finishRegistration(site: site, finish, kind: .cookie)
+                let session = try passkeys.finishRegistration(site: site, finish, kind: .cookie, binding: LoginService.digest(cookie))
                 context.logger.info("passkey registered", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "form"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {
@@ -48,7 +49,7 @@ extension HTMLRoutes {
             let (form, cookie) = try await checkedSignInForm(request, context)
             do throws(LoginError) {
                 let finish = try Self.finish(PasskeyMessages.AssertionResponse.self, form)
-                let session = try passkeys.finishAuthentication(site: site, finish, kind: .cookie)
+                let session = try passkeys.finishAuthentication(site: site, finish, kind: .cookie, binding: LoginService.digest(cookie))
                 context.logger.info("signed in", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "passkey"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {

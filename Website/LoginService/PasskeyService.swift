@@ -33,7 +33,8 @@ final class PasskeyService: Sendable {
     func beginRegistration(
         site: String,
         username: String?,
-        token: String?
+        token: String?,
+        binding: String? = nil
     ) throws(LoginError) -> PasskeyMessages.Begun<PasskeyMessages.CreationOptions> {
         let name: String
         let existing: Bool
@@ -51,7 +52,7 @@ final class PasskeyService: Sendable {
         let excluded = existing ? (LoginService.stored { try store.passkeys(site: site, username: name) } ?? []) : []
         let ceremony = try open(
             site: site,
-            AccountStore.Ceremony(kind: existing ? "add" : "register", username: name, handle: handle, challenge: Self.random(32))
+            AccountStore.Ceremony(kind: existing ? "add" : "register", username: name, handle: handle, challenge: Self.random(32), binding: binding)
         )
         return PasskeyMessages.Begun(
             ceremony: ceremony.token,
@@ -70,12 +71,15 @@ final class PasskeyService: Sendable {
     func finishRegistration(
         site: String,
         _ finish: PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>,
-        kind: LoginService.SessionKind = .bearer
+        kind: LoginService.SessionKind = .bearer,
+        binding: String? = nil
     ) throws(LoginError) -> LoginService.Session {
         let tokenHash = LoginService.digest(finish.ceremony)
         let date = logins.now()
         let taken = LoginService.stored { try store.takeCeremony(tokenHash: tokenHash, site: site, kinds: ["register", "add"], at: date) }
-        guard let ceremony = taken ?? nil, let username = ceremony.username, let handle = ceremony.handle else { throw .ceremonyUnknown }
+        guard let ceremony = taken ?? nil, ceremony.binding == binding, let username = ceremony.username, let handle = ceremony.handle else {
+            throw .ceremonyUnknown
+        }
         guard let clientData = Base64URL.decode(finish.credential.response.clientDataJSON),
             let attestation = Base64URL.decode(finish.credential.response.attestationObject)
         else { throw .passkeyRefused(code: "malformed", reason: "clientDataJSON or attestationObject is not base64url") }
@@ -120,10 +124,17 @@ final class PasskeyService: Sendable {
     // MARK: Authentication
 
     /// Options to sign in with a passkey: any of the site's (discoverable), or `username`'s.
-    func beginAuthentication(site: String, username: String?) throws(LoginError) -> PasskeyMessages.Begun<PasskeyMessages.RequestOptions> {
+    func beginAuthentication(
+        site: String,
+        username: String?,
+        binding: String? = nil
+    ) throws(LoginError) -> PasskeyMessages.Begun<PasskeyMessages.RequestOptions> {
         let name = username.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let allowed = name.map { name in LoginService.stored { try store.passkeys(site: site, username: name) } ?? [] } ?? []
-        let ceremony = try open(site: site, AccountStore.Ceremony(kind: "authenticate", username: name, handle: nil, challenge: Self.random(32)))
+        let ceremony = try open(
+            site: site,
+            AccountStore.Ceremony(kind: "authenticate", username: name, handle: nil, challenge: Self.random(32), binding: binding)
+        )
         return PasskeyMessages.Begun(
             ceremony: ceremony.token,
             publicKey: PasskeyMessages.RequestOptions(
@@ -140,13 +151,14 @@ final class PasskeyService: Sendable {
     func finishAuthentication(
         site: String,
         _ finish: PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>,
-        kind: LoginService.SessionKind = .bearer
+        kind: LoginService.SessionKind = .bearer,
+        binding: String? = nil
     ) throws(LoginError) -> LoginService.Session {
         let date = logins.now()
         let taken = LoginService.stored {
             try store.takeCeremony(tokenHash: LoginService.digest(finish.ceremony), site: site, kinds: ["authenticate"], at: date)
         }
-        guard let ceremony = taken ?? nil else { throw .ceremonyUnknown }
+        guard let ceremony = taken ?? nil, ceremony.binding == binding else { throw .ceremonyUnknown }
         let response = finish.credential.response
         guard let credentialID = Base64URL.decode(finish.credential.rawId), let clientData = Base64URL.decode(response.clientDataJSON),
             let authenticatorData = Base64URL.decode(response.authenticatorData), let signature = Base64URL.decode(response.signature)
