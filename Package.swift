@@ -456,7 +456,7 @@ let package = Package(
         /// ASAuthorizationError), performed by the device (docs/passkeys.md).
         .target(
             name: "AuthenticationServices",
-            dependencies: ["DeviceProtocol", "KeychainLabSecurity", "KeychainTypes"],
+            dependencies: ["DeviceProtocol", "KeychainLabSecurity", "KeychainTypes", "WebAuthn"],
             path: "Devices/AuthenticationServices",
             swiftSettings: strictSettings
         ),
@@ -519,6 +519,7 @@ let package = Package(
             dependencies: [
                 "AuthenticationServices",
                 "DeviceProtocol",
+                "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -530,7 +531,7 @@ let package = Package(
         /// The browser: signs in on websites' forms, saves and fills passwords in com.apple.cfnetwork.
         .executableTarget(
             name: "browser",
-            dependencies: ["AuthenticationServices", "DeviceNetwork", "KeychainLab", "Security"],
+            dependencies: ["AuthenticationServices", "DeviceNetwork", "KeychainLab", "Security", "WebAuthn"],
             path: "Devices/Apps/Browser",
             swiftSettings: strictSettings
         ),
@@ -554,7 +555,7 @@ let package = Package(
         /// The program the demo world's apps run: the seeds' stories, one subcommand each.
         .executableTarget(
             name: "demo-app",
-            dependencies: ["AuthenticationServices", "DeviceNetwork", "KeychainLab", "Security", "SeedSnippets"],
+            dependencies: ["AuthenticationServices", "DeviceNetwork", "KeychainLab", "Security", "SeedSnippets", "WebAuthn"],
             path: "Devices/Apps/DemoApp",
             swiftSettings: strictSettings
         ),
@@ -606,6 +607,7 @@ let package = Package(
                 "SiteAssociationFetch",
                 "KeychainAPI",
                 "ServiceSupport",
+                "WebAuthn",
                 "WebCredentials",
                 "WebsiteFixture",
                 "WorldFile",

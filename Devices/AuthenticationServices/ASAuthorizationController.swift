@@ -2,6 +2,7 @@ import DeviceProtocol
 public import Foundation
 import KeychainLabSecurity
 import KeychainTypes
+import WebAuthn
 
 /// What an `ASAuthorizationController` tells its delegate, on the main queue.
 public protocol ASAuthorizationControllerDelegate: AnyObject {
@@ -51,16 +52,16 @@ public final class ASAuthorizationController: NSObject, @unchecked Sendable {
                 var message = DeviceRequest(.passkeyRegister)
                 message.fqdn = registration.relyingPartyIdentifier
                 message.account = registration.name
-                message.challenge = PasskeyEncoding.encode(registration.challenge)
-                message.userID = PasskeyEncoding.encode(registration.userID)
+                message.challenge = Base64URL.encode(registration.challenge)
+                message.userID = Base64URL.encode(registration.userID)
                 message.origin = registration.clientData?.origin
                 return send(message, provider: registration.relyingPartyIdentifier)
             }
             if let assertion = request as? ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
                 var message = DeviceRequest(.passkeyAssert)
                 message.fqdn = assertion.relyingPartyIdentifier
-                message.challenge = PasskeyEncoding.encode(assertion.challenge)
-                message.credentialIDs = assertion.allowedCredentials.map { PasskeyEncoding.encode($0.credentialID) }
+                message.challenge = Base64URL.encode(assertion.challenge)
+                message.credentialIDs = assertion.allowedCredentials.map { Base64URL.encode($0.credentialID) }
                 message.origin = assertion.clientData?.origin
                 return send(message, provider: assertion.relyingPartyIdentifier)
             }
@@ -74,8 +75,8 @@ public final class ASAuthorizationController: NSObject, @unchecked Sendable {
             let code = ASAuthorizationError.Code(rawValue: error.code) ?? .failed
             return .failure(ASAuthorizationError(code, failureReason: error.message))
         }
-        guard let passkey = response.passkey, let clientData = PasskeyEncoding.decode(passkey.clientDataJSON),
-            let credentialID = PasskeyEncoding.decode(passkey.credentialID)
+        guard let passkey = response.passkey, let clientData = Base64URL.decode(passkey.clientDataJSON),
+            let credentialID = Base64URL.decode(passkey.credentialID)
         else {
             return .failure(ASAuthorizationError(.failed, failureReason: response.error ?? response.reason ?? "The device gave no credential."))
         }
@@ -84,34 +85,20 @@ public final class ASAuthorizationController: NSObject, @unchecked Sendable {
             let registration = ASAuthorizationPlatformPublicKeyCredentialRegistration(
                 credentialID: credentialID,
                 rawClientDataJSON: clientData,
-                rawAttestationObject: passkey.attestationObject.flatMap(PasskeyEncoding.decode)
+                rawAttestationObject: passkey.attestationObject.flatMap(Base64URL.decode)
             )
             return .success(ASAuthorization(provider: provider, credential: registration))
         }
-        guard let authenticatorData = passkey.authenticatorData.flatMap(PasskeyEncoding.decode),
-            let signature = passkey.signature.flatMap(PasskeyEncoding.decode)
+        guard let authenticatorData = passkey.authenticatorData.flatMap(Base64URL.decode),
+            let signature = passkey.signature.flatMap(Base64URL.decode)
         else { return .failure(ASAuthorizationError(.invalidResponse, failureReason: "The assertion is incomplete.")) }
         let assertion = ASAuthorizationPlatformPublicKeyCredentialAssertion(
             credentialID: credentialID,
             rawClientDataJSON: clientData,
             rawAuthenticatorData: authenticatorData,
             signature: signature,
-            userID: passkey.userID.flatMap(PasskeyEncoding.decode) ?? Data()
+            userID: passkey.userID.flatMap(Base64URL.decode) ?? Data()
         )
         return .success(ASAuthorization(provider: provider, credential: assertion))
-    }
-}
-
-/// base64url, as the device protocol carries passkey bytes.
-enum PasskeyEncoding {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

@@ -1,5 +1,6 @@
 public import AuthenticationServices
 public import Foundation
+import WebAuthn
 
 /// One `ASAuthorizationController` request, awaited: the delegate's answer as a result.
 public final class Authorization: NSObject, ASAuthorizationControllerDelegate, @unchecked Sendable {
@@ -23,20 +24,6 @@ public final class Authorization: NSObject, ASAuthorizationControllerDelegate, @
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
         continuation?.resume(throwing: error)
         continuation = nil
-    }
-}
-
-/// base64url, as WebAuthn's JSON forms carry bytes.
-public enum Base64URL {
-    public static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    public static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }
 

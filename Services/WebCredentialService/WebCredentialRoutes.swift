@@ -37,33 +37,35 @@ struct WebCredentialRoutes: Sendable {
             Self.log("SecRequestSharedWebCredential", outcome, app: app, domain: body.fqdn, account: body.account, device: device, context: context)
             return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }
-        router.post("/v1/passkeys/register") { request, context in
-            let device = try await Self.device(context)
-            let body = try await RouteSupport.decode(WebCredentialAPI.PasskeyRegistrationRequest.self, request, limit: context.maxUploadSize)
-            let app = try verify(body.caller, device: device)
-            let outcome = await broker(for: device).registerPasskey(body, app: app)
-            Self.log("passkey registration", outcome, app: app, domain: body.relyingParty, account: body.userName, device: device, context: context)
-            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        passkeyRoute(router, "register", WebCredentialAPI.PasskeyRegistrationRequest.self) { broker, body, app in
+            await broker.registerPasskey(body, app: app)
         }
-        router.post("/v1/passkeys/assert") { request, context in
-            let device = try await Self.device(context)
-            let body = try await RouteSupport.decode(WebCredentialAPI.PasskeyAssertionRequest.self, request, limit: context.maxUploadSize)
-            let app = try verify(body.caller, device: device)
-            let outcome = await broker(for: device).assertPasskey(body, app: app)
-            Self.log("passkey assertion", outcome, app: app, domain: body.relyingParty, account: nil, device: device, context: context)
-            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        passkeyRoute(router, "assert", WebCredentialAPI.PasskeyAssertionRequest.self) { broker, body, app in
+            await broker.assertPasskey(body, app: app)
         }
-        router.post("/v1/passkeys/list") { request, context in
-            let device = try await Self.device(context)
-            let body = try await RouteSupport.decode(WebCredentialAPI.PasskeyListRequest.self, request, limit: context.maxUploadSize)
-            let app = try verify(body.caller, device: device)
-            let outcome = await broker(for: device).listPasskeys(body, app: app)
-            Self.log("passkey list", outcome, app: app, domain: body.relyingParty, account: nil, device: device, context: context)
-            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
+        passkeyRoute(router, "list", WebCredentialAPI.PasskeyListRequest.self) { broker, body, app in
+            await broker.listPasskeys(body, app: app)
         }
         router.get("/v1/approvals") { _, context in
             let device = try await Self.device(context)
             return try RouteSupport.json(try approvals.approvals(device: device.udid), encoder: WebCredentialAPI.encoder())
+        }
+    }
+
+    /// `POST /v1/passkeys/NAME`: the app verified from its signed files, the broker's answer, one log line.
+    private func passkeyRoute<Body: PasskeyRequestBody>(
+        _ router: Router<DeviceRequestContext>,
+        _ name: String,
+        _ type: Body.Type,
+        _ perform: @escaping @Sendable (SharedCredentialBroker, Body, CallingApp) async -> WebCredentialAPI.Outcome
+    ) {
+        router.post("/v1/passkeys/\(name)") { request, context in
+            let device = try await Self.device(context)
+            let body = try await RouteSupport.decode(Body.self, request, limit: context.maxUploadSize)
+            let app = try verify(body.caller, device: device)
+            let outcome = await perform(broker(for: device), body, app)
+            Self.log("passkey \(name)", outcome, app: app, domain: body.relyingParty, account: body.loggedAccount, device: device, context: context)
+            return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }
     }
 
@@ -115,4 +117,23 @@ struct WebCredentialRoutes: Sendable {
             ]
         )
     }
+}
+
+/// A passkey request's body: the calling app, the relying party, and the user it names (for logs).
+protocol PasskeyRequestBody: Decodable, Sendable {
+    var caller: WebCredentialAPI.Caller { get }
+    var relyingParty: String { get }
+    var loggedAccount: String? { get }
+}
+
+extension WebCredentialAPI.PasskeyRegistrationRequest: PasskeyRequestBody {
+    var loggedAccount: String? { userName }
+}
+
+extension WebCredentialAPI.PasskeyAssertionRequest: PasskeyRequestBody {
+    var loggedAccount: String? { nil }
+}
+
+extension WebCredentialAPI.PasskeyListRequest: PasskeyRequestBody {
+    var loggedAccount: String? { nil }
 }

@@ -29,17 +29,11 @@ extension SharedCredentialBroker {
 
     /// `createCredentialRegistrationRequest(challenge:name:userID:)`, performed.
     public func registerPasskey(_ request: WebCredentialAPI.PasskeyRegistrationRequest, app: CallingApp) async -> WebCredentialAPI.Outcome {
-        if let refusal = Self.passkeyParameterRefusal(app: app, relyingParty: request.relyingParty, challenge: request.challenge) { return refusal }
         guard let userID = Base64URL.decode(request.userID), (1...64).contains(userID.count), !request.userName.isEmpty,
             request.userName.utf8.count <= 256
         else { return Self.authorizationFailure(.failed, "The user ID must be 1 to 64 bytes and the name 1 to 256 bytes.") }
-        let rp = request.relyingParty.lowercased()
-        do {
-            let origin: String
-            switch try await clientOrigin(app: app, relyingParty: rp, requested: request.origin) {
-            case .success(let allowed): origin = allowed
-            case .failure(let refusal): return refusal.outcome
-            }
+        return await passkeyOutcome(app: app, relyingParty: request.relyingParty, challenge: request.challenge, origin: request.origin) {
+            (rp, origin) async throws(Unreachable) -> WebCredentialAPI.Outcome in
             let prompt = Prompt(
                 kind: .passkeySave,
                 app: app.name,
@@ -80,22 +74,14 @@ extension SharedCredentialBroker {
                     attestationObject: Base64URL.encode(created.attestationObject)
                 )
             )
-        } catch {
-            return error.outcome
         }
     }
 
     /// `createCredentialAssertionRequest(challenge:)`, performed: the user picks one of the relying
     /// party's passkeys (of this device or synced from the iCloud account), which signs.
     public func assertPasskey(_ request: WebCredentialAPI.PasskeyAssertionRequest, app: CallingApp) async -> WebCredentialAPI.Outcome {
-        if let refusal = Self.passkeyParameterRefusal(app: app, relyingParty: request.relyingParty, challenge: request.challenge) { return refusal }
-        let rp = request.relyingParty.lowercased()
-        do {
-            let origin: String
-            switch try await clientOrigin(app: app, relyingParty: rp, requested: request.origin) {
-            case .success(let allowed): origin = allowed
-            case .failure(let refusal): return refusal.outcome
-            }
+        await passkeyOutcome(app: app, relyingParty: request.relyingParty, challenge: request.challenge, origin: request.origin) {
+            (rp, origin) async throws(Unreachable) -> WebCredentialAPI.Outcome in
             let answer = try await keychain(.copyMatching, PasskeyItems.query(relyingParty: rp))
             var passkeys = answer.status == 0 ? PasskeyItems.list(answer.result) : []
             if let allowed = request.allowedCredentials, !allowed.isEmpty { passkeys = passkeys.filter { allowed.contains($0.credentialID) } }
@@ -138,19 +124,15 @@ extension SharedCredentialBroker {
                     userID: Base64URL.encode(chosen.userID)
                 )
             )
-        } catch {
-            return error.outcome
         }
     }
 
     /// The relying party's passkeys on the device (credential ID and user name), for an app the
     /// domain lists; never a key.
     public func listPasskeys(_ request: WebCredentialAPI.PasskeyListRequest, app: CallingApp) async -> WebCredentialAPI.Outcome {
-        let challenge = String(repeating: "A", count: 22)  // the list has none; 16 bytes satisfy the check
-        if let refusal = Self.passkeyParameterRefusal(app: app, relyingParty: request.relyingParty, challenge: challenge) { return refusal }
-        let rp = request.relyingParty.lowercased()
-        do {
-            if case .failure(let refusal) = try await clientOrigin(app: app, relyingParty: rp, requested: nil) { return refusal.outcome }
+        // A list has no challenge; 16 bytes satisfy the check.
+        await passkeyOutcome(app: app, relyingParty: request.relyingParty, challenge: String(repeating: "A", count: 22), origin: nil) {
+            (rp, _) async throws(Unreachable) -> WebCredentialAPI.Outcome in
             let answer = try await keychain(.copyMatching, PasskeyItems.listing(relyingParty: rp))
             guard answer.status == 0, case .array(let items)? = answer.result else {
                 return WebCredentialAPI.Outcome(status: 0, credentials: [], reason: "no passkey for \(rp)")
@@ -160,6 +142,26 @@ extension SharedCredentialBroker {
                 return ["credentialID": id, "userName": attributes["labl"] ?? .string(""), "relyingParty": .string(rp)]
             }
             return WebCredentialAPI.Outcome(status: 0, credentials: listed, reason: "\(listed.count) passkey(s) for \(rp)")
+        }
+    }
+
+    /// What every passkey request checks first (the platform, the parameters, where it may come
+    /// from), then `body` with the relying party and the origin to write; a refusal or an
+    /// unreachable service is the outcome.
+    private func passkeyOutcome(
+        app: CallingApp,
+        relyingParty: String,
+        challenge: String,
+        origin requested: String?,
+        _ body: (String, String) async throws(Unreachable) -> WebCredentialAPI.Outcome
+    ) async -> WebCredentialAPI.Outcome {
+        if let refusal = Self.passkeyParameterRefusal(app: app, relyingParty: relyingParty, challenge: challenge) { return refusal }
+        let rp = relyingParty.lowercased()
+        do throws(Unreachable) {
+            switch try await clientOrigin(app: app, relyingParty: rp, requested: requested) {
+            case .failure(let refusal): return refusal.outcome
+            case .success(let origin): return try await body(rp, origin)
+            }
         } catch {
             return error.outcome
         }

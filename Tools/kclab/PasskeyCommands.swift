@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceProtocol
 import Foundation
 import LabControl
+import WebAuthn
 
 extension AppCommand {
     /// `kclab app passkey register|assert … DOMAIN`
@@ -70,8 +71,7 @@ extension AppCommand {
         }
 
         static func random(_ count: Int) -> String {
-            Data((0..<count).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            Base64URL.encode((0..<count).map { _ in UInt8.random(in: .min ... .max) })
         }
     }
 }

@@ -1,6 +1,7 @@
 import AuthenticationServices
 import DeviceNetwork
 import Foundation
+import WebAuthn
 
 /// Passkeys on a website's pages, as Safari offers them: the page's passkey form asks the site
 /// for options, the browser makes the request for the page's origin (a web browser's

@@ -1,6 +1,7 @@
 import AuthenticationServices
 import DeviceNetwork
 import Foundation
+import WebAuthn
 
 /// Passkey sign-up and sign-in with the website, as an app does them: the site's options, an
 /// `ASAuthorizationController` request (the device checks the association and asks the user), and
