@@ -68,6 +68,8 @@ public struct WorldLayout: Sendable, Hashable {
     /// Where `app`'s profile goes.
     public static func profile(for app: App) -> String { app.isUpdate ? updateProfile(app.bundleID) : profile(app.bundleID) }
     public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
+    /// What a device is (ID, UDID, platform, release), for tools that check as it does.
+    public static func deviceDescription(_ device: String) -> String { "devices/\(device)/device.json" }
     public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
     public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }
     public static func serviceCertificate(_ service: String) -> String { "services/\(service)/tls.pem" }

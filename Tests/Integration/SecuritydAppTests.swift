@@ -82,6 +82,14 @@ import WorldTestSupport
                 #expect(verdict["platform"] as? String == platform)
                 #expect(verdict["deviceAccessGroups"] as? [String] == held)
             }
+            // --device names a world device: its platform decides (and its UDID, for development profiles).
+            for (device, held) in [(W.phone, signed), (W.mac, signed + ["com.apple.token"])] {
+                let result = try run(kclab, ["bundle", "verify", bundle, "--trust", lab.state.builtWorld.path, "--device", device])
+                let verdict = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                #expect(verdict["deviceAccessGroups"] as? [String] == held, "\(device): \(result.stdout)")
+            }
+            let explained = try run(kclab, ["explain", "install", bundle, "--device", W.mac])
+            #expect(explained.stdout.contains("as macos holds them: \(signed.joined(separator: ", ")), com.apple.token"), "\(explained.stdout)")
             let unknown = try run(kclab, ["bundle", "verify", bundle, "--trust", lab.state.builtWorld.path, "--platform", "watchos"])
             #expect(unknown.status == 2 || unknown.status == 64, "\(unknown.stderr)")
         }

@@ -33,7 +33,10 @@ extension BundleCommand {
         @Option(name: .long, help: "The trusted roots: a built world's folder, its trust/ folder, or a PEM file.")
         var trust: String
 
-        @Option(name: .long, help: "The UDID of the device to install on; development profiles must list it.")
+        @Option(
+            name: .long,
+            help: "The device to install on: a world device's ID (with --trust a built world) or a UDID; development profiles must list it."
+        )
         var device: String?
 
         @Option(name: .long, help: "The platform of that device (ios, macos); by default the bundle's own.")
@@ -47,17 +50,17 @@ extension BundleCommand {
                 throw fail("\(error)", code: 2)
             }
             let url = URL(fileURLWithPath: bundle)
-            let platform = platformToCheck(platform, bundleAt: url)
-            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device, platform: platform)
-            let target = platform ?? verdict.builtFor ?? .ios
-            let held = deviceAccessGroups(verdict, on: target)
+            let target = deviceToCheck(device, world: URL(fileURLWithPath: trust))
+            let platform = platformToCheck(platform ?? target.platform, bundleAt: url)
+            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: target.udid, platform: platform)
+            let held = deviceAccessGroups(verdict, on: platform ?? verdict.builtFor ?? .ios)
             say(
                 try JSONOutput.object([
                     ("valid", verdict.valid),
                     ("appID", verdict.appID),
                     ("teamID", verdict.teamID),
                     ("accessGroups", verdict.accessGroups),
-                    ("platform", target.rawValue),
+                    ("platform", (platform ?? verdict.builtFor ?? .ios).rawValue),
                     ("deviceAccessGroups", held),
                     ("associatedDomains", verdict.associatedDomains),
                     ("reasons", verdict.reasons),

@@ -1,5 +1,6 @@
 import AppIdentity
 import Foundation
+import WorldBuilder
 
 /// The platform a bundle is checked for when the user names none: a bundle without a provisioning
 /// profile can only be a Mac app (Developer ID), so macOS; any other is checked as its profile
@@ -15,4 +16,15 @@ func deviceAccessGroups(_ verdict: InstallVerdict, on platform: Platform) -> [St
     guard verdict.valid else { return [] }
     let claimsIdentifier = verdict.entitlements?.applicationIdentifier != nil
     return platform.heldAccessGroups(verdict.accessGroups.map(\.rawValue), hasApplicationIdentifier: claimsIdentifier)
+}
+
+/// `--device` as the checks take it: a world device's ID, whose description in the built world
+/// (`devices/ID/device.json`) gives its UDID and platform, or a UDID as it is.
+func deviceToCheck(_ device: String?, world: URL) -> (udid: String?, platform: Platform?) {
+    guard let device else { return (nil, nil) }
+    let file = world.appending(path: WorldLayout.deviceDescription(device))
+    guard let data = try? Data(contentsOf: file), let fields = try? JSONDecoder().decode([String: String].self, from: data) else {
+        return (device, nil)
+    }
+    return (fields["udid"] ?? device, fields["platform"].flatMap(Platform.init(rawValue:)))
 }

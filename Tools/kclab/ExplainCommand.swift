@@ -137,7 +137,7 @@ struct ExplainCommand: AsyncParsableCommand {
         @Option(help: "The built world, or its trust folder (default: the one beside the bundle).")
         var trust: String?
 
-        @Option(help: "Check as this device does (its UDID), for development profiles.")
+        @Option(help: "Check as this device does: a world device's ID (its platform too) or a UDID, for development profiles.")
         var device: String?
 
         @Option(help: "Check as a device of this platform (ios, macos) does; by default the bundle's own.")
@@ -154,8 +154,10 @@ struct ExplainCommand: AsyncParsableCommand {
             } catch {
                 throw fail("\(error)", code: 2)
             }
-            let platform = platformToCheck(platform, bundleAt: url)
-            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device, platform: platform)
+            let world = URL(fileURLWithPath: trust ?? url.deletingLastPathComponent().deletingLastPathComponent().path)
+            let device = deviceToCheck(device, world: world)
+            let platform = platformToCheck(platform ?? device.platform, bundleAt: url)
+            let verdict = BundleVerifier(trust: store).verify(bundleAt: url, device: device.udid, platform: platform)
             let target = platform ?? verdict.builtFor ?? .ios
             let held = deviceAccessGroups(verdict, on: target)
             if json {
