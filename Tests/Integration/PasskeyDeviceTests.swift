@@ -83,6 +83,8 @@ import WorldTestSupport
             #expect(registered.status == 201, "\(registered.body)")
             let prompts = (try? PromptLog.read(lab.state.promptLog("phone"))) ?? []
             #expect(prompts.last?.title == "Save a passkey for “alice” on “example.com”?")
+            let why = try lab.kclab(["explain", "prompt", "--device", "phone"])
+            #expect(why.stdout.contains("the system asks before saving it"), "\(why.stdout)")
 
             // Sign-in on the pad, with the passkey the iCloud keychain brought.
             let signIn = try Self.json(try web.api("POST", "passkeys/authentication/options", "{}").body)

@@ -99,6 +99,11 @@ extension ExplainCommand {
             case "delete": "the app passed a NULL password: every release asks before deleting (\"we always prompt\" in Apple's source)"
             case "picker": "the app asked for shared credentials; before iOS 15.4 securityd shows its picker of matching saved passwords"
             case "password-request": "the app asked for shared credentials; from iOS 15.4 the system shows the password request sheet"
+            case "keychain-access":
+                "a Mac app not on a login-keychain item's access list asked for its secret: macOS asks (Always Allow, Deny, Allow)"
+            case "keychain-unlock": "the Mac's login keychain was locked: macOS asks for the keychain password"
+            case "passkey-save": "the app asked the platform authenticator for a new passkey: the system asks before saving it"
+            case "passkey-sign-in": "the app asked to sign in with a passkey: the system shows the relying party's passkeys to pick from"
             default: "a \(kind) prompt"
             }
         }
