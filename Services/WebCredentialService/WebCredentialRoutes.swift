@@ -63,7 +63,9 @@ struct WebCredentialRoutes: Sendable {
             let device = try await Self.device(context)
             let body = try await RouteSupport.decode(Body.self, request, limit: context.maxUploadSize)
             let app = try verify(body.caller, device: device)
+            let started = ContinuousClock.now
             let outcome = await perform(broker(for: device), body, app)
+            WebCredentialMetrics.call("passkey \(name)", outcome, consent: body.answered, duration: ContinuousClock.now - started)
             Self.log("passkey \(name)", outcome, app: app, domain: body.relyingParty, account: body.loggedAccount, device: device, context: context)
             return try RouteSupport.json(outcome, encoder: WebCredentialAPI.encoder())
         }
@@ -124,16 +126,21 @@ protocol PasskeyRequestBody: Decodable, Sendable {
     var caller: WebCredentialAPI.Caller { get }
     var relyingParty: String { get }
     var loggedAccount: String? { get }
+    /// The user's answer to the sheet the previous attempt returned, if any.
+    var answered: Consent? { get }
 }
 
 extension WebCredentialAPI.PasskeyRegistrationRequest: PasskeyRequestBody {
     var loggedAccount: String? { userName }
+    var answered: Consent? { consent }
 }
 
 extension WebCredentialAPI.PasskeyAssertionRequest: PasskeyRequestBody {
     var loggedAccount: String? { nil }
+    var answered: Consent? { consent }
 }
 
 extension WebCredentialAPI.PasskeyListRequest: PasskeyRequestBody {
     var loggedAccount: String? { nil }
+    var answered: Consent? { nil }
 }

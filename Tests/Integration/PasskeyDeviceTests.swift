@@ -160,6 +160,8 @@ import WorldTestSupport
             #expect(old.0 == 1003 && old.1.contains("iOS 16"), "\(old.1)")
             let prompts = (try? PromptLog.read(lab.state.promptLog("phone"))) ?? []
             #expect(prompts.count == 1, "only the cancelled sheet was shown: \(prompts.map(\.title))")
+            let counted = try lab.metrics(lab.state.webcredentialdEndpoint).lines
+            #expect(counted.contains { $0.hasPrefix("webcredential_calls_total{") && $0.contains(#"function="passkey register""#) }, "\(counted)")
         }
     }
 
