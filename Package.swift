@@ -633,8 +633,10 @@ let package = Package(
                 "DeviceNetwork",
                 "LoginService",
                 "SiteAssociation",
+                "WebAuthn",
                 "WorldBuilder",
                 "WorldFile",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tools/fuzz/Targets",
             swiftSettings: strictSettings

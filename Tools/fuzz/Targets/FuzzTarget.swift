@@ -1,5 +1,6 @@
 import AppIdentity
 import CMSSupport
+import Crypto
 import DeviceNetwork
 import DeviceProtocol
 import Foundation
@@ -8,6 +9,7 @@ import KeychainCallChannel
 import KeychainTypes
 import LoginService
 import SiteAssociation
+import WebAuthn
 import WorldFile
 
 /// One parser under fuzzing: the seeds its inputs grow from, and the call that must end with a
@@ -67,7 +69,37 @@ public struct FuzzTarget: Sendable {
             #"<form action="/signup"><input name="u" value="a > b"><input name="p" type="password" autocomplete="new-password"></form><form></form>"#,
         ].map { Array($0.utf8) }
 
+        let passkey = PlatformAuthenticator.register(
+            rpID: "example.com",
+            origin: "https://example.com",
+            challenge: Array(repeating: 7, count: 32),
+            credentialID: Array(repeating: 9, count: 16),
+            key: P256.Signing.PrivateKey()
+        )
+        let attestations = [passkey.attestationObject, CBOR.map([(.int(1), .array([.text("ü"), .bytes([0]), .null, .bool(true)]))]).encoded()]
+        let relyingParty = RelyingParty(id: "example.com", hosts: ["example.com"])
+
         return [
+            FuzzTarget(
+                name: "webauthn-cbor",
+                about: "CBOR as the website's relying party reads attestation objects and COSE keys",
+                seeds: attestations
+            ) { bytes in
+                _ = try? CBORDecoder.decode(bytes)
+            },
+            FuzzTarget(
+                name: "webauthn-registration",
+                about: "a passkey registration (attestation object, authenticator data, COSE key) as the relying party checks it",
+                seeds: attestations
+            ) { bytes in
+                _ = try? relyingParty.verifyRegistration(
+                    clientDataJSON: passkey.clientDataJSON,
+                    attestationObject: bytes,
+                    challenge: Array(repeating: 7, count: 32)
+                )
+                _ = try? AuthenticatorData(bytes: bytes)
+                _ = try? ClientData(json: bytes)
+            },
             FuzzTarget(name: "conventional-json", about: "kclab's SecItem queries (ConventionalJSON)", seeds: queries) { bytes in
                 _ = try? ConventionalJSON.dictionary(from: Data(bytes))
             },
