@@ -28,24 +28,18 @@ extension Device {
     /// Sends `password` to keychaind to unlock the login keychain; a wrong one is a
     /// ``LoginKeychainRefusal``.
     func unlockLoginKeychain(password: String) async throws -> KeychainAPI.LoginKeychainState {
-        do {
-            let state = try await keychain.send(
-                .POST,
-                "/v1/login-keychain/unlock",
-                KeychainAPI.LoginKeychainUnlock(password: password),
-                as: KeychainAPI.LoginKeychainState.self
-            )
-            loginKeychainLocked = state.isLocked
-            return state
-        } catch let failure as ServiceClient.Failure {
-            throw LoginKeychainRefusal(failure)
-        }
+        try await loginKeychain("unlock", KeychainAPI.LoginKeychainUnlock(password: password))
     }
 
     /// Locks the login keychain (`kclab device lock-keychain`, or the user choosing Lock Keychain).
     func lockLoginKeychain() async throws -> KeychainAPI.LoginKeychainState {
+        try await loginKeychain("lock", [String: String]())
+    }
+
+    /// `POST /v1/login-keychain/ACTION`; the state keychaind answers is remembered.
+    private func loginKeychain(_ action: String, _ body: some Encodable & Sendable) async throws -> KeychainAPI.LoginKeychainState {
         do {
-            let state = try await keychain.send(.POST, "/v1/login-keychain/lock", [String: String](), as: KeychainAPI.LoginKeychainState.self)
+            let state = try await keychain.send(.POST, "/v1/login-keychain/\(action)", body, as: KeychainAPI.LoginKeychainState.self)
             loginKeychainLocked = state.isLocked
             return state
         } catch let failure as ServiceClient.Failure {

@@ -124,19 +124,20 @@ struct KeychainCalls: Sendable {
                 on: state.platform
             ),
             claimsApplicationIdentifier: entry.app.claimsApplicationIdentifier,
-            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform, locked: logins.isLocked(device: device)),
+            fileKeychain: Self.fileKeychain(of: entry.app, device: device, platform: state.platform, logins: logins),
             userApproval: userApproval
         )
     }
 
     /// A Mac app on a Mac reaches the device's login keychain too; an iOS app on a Mac (and every
     /// app on iOS) has the data-protection keychain only (spec keychain.md §5).
-    static func fileKeychain(of app: VerifiedApp, device: String, platform: Platform, locked: Bool) -> FileKeychainAccess? {
+    static func fileKeychain(of app: VerifiedApp, device: String, platform: Platform, logins: LoginKeychains) -> FileKeychainAccess? {
+        // Only a Mac app on a Mac has one: nothing else asks for the lock.
         guard platform == .macos, app.builtFor == .macos else { return nil }
         return FileKeychainAccess(
             keychain: FileKeychain.keychain(device: device),
             partition: FileKeychain.partition(of: app.teamID, claimsApplicationIdentifier: app.claimsApplicationIdentifier),
-            isLocked: locked
+            isLocked: logins.isLocked(device: device)
         )
     }
 

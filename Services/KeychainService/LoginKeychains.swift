@@ -1,7 +1,6 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import Synchronization
 
 /// The lock of each Mac's login keychain, kept by keychaind as securityd keeps it: locked or
 /// unlocked, and opened only with the user's password. keychaind never stores the password, only
@@ -30,64 +29,46 @@ final class LoginKeychains: Sendable {
     static let rounds = 210_000
     static let maximumFileSize = 1 << 20
 
-    private let entries: Mutex<[String: Entry]>
-    private let file: URL?
+    private let entries: DeviceStateFile<Entry>
 
     /// The locks kept in `file` (read back when it exists), or in memory only.
     init(file: URL? = nil) {
-        self.file = file
-        var known: [String: Entry] = [:]
-        if let file, let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int, size <= Self.maximumFileSize,
-            let data = try? Data(contentsOf: file)
-        {
-            known = (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
-        }
-        entries = Mutex(known)
+        entries = DeviceStateFile(file: file, maximumSize: Self.maximumFileSize)
     }
 
     /// Whether `device`'s login keychain is locked; one that does not exist yet is not.
     func isLocked(device: String) -> Bool {
-        entries.withLock { $0[device]?.isLocked ?? false }
+        entries[device]?.isLocked ?? false
     }
 
     /// Whether `device` has a login keychain yet.
     func exists(device: String) -> Bool {
-        entries.withLock { $0[device] != nil }
+        entries[device] != nil
     }
 
     /// Unlocks `device`'s login keychain with `password`, creating the keychain with it when there
     /// is none yet (the user's first login).
     func unlock(device: String, password: String) throws -> Unlock {
-        let known = entries.withLock { $0[device] }
+        let known = entries[device]
         guard let known else {
             let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
             let entry = Entry(salt: salt, verifier: try Self.verifier(password, salt: salt), rounds: Self.rounds, isLocked: false)
-            update(device) { $0 = $0 ?? entry }
+            entries.update(device) { $0 = $0 ?? entry }
             return .unlocked
         }
         let key = try Self.derive(password, salt: known.salt, rounds: known.rounds)
         guard HMAC<SHA256>.isValidAuthenticationCode(known.verifier, authenticating: Self.verifierLabel, using: key) else {
             return .wrongPassword
         }
-        update(device) { $0?.isLocked = false }
+        entries.update(device) { $0?.isLocked = false }
         return .unlocked
     }
 
     /// Locks `device`'s login keychain; `false` when it has none yet.
     func lock(device: String) -> Bool {
-        var found = false
-        update(device) { entry in
-            found = entry != nil
+        entries.update(device) { entry in
             entry?.isLocked = true
-        }
-        return found
-    }
-
-    private func update(_ device: String, _ change: (inout Entry?) -> Void) {
-        entries.withLock { entries in
-            change(&entries[device])
-            guard let file, let data = try? JSONEncoder().encode(entries) else { return }
-            try? data.write(to: file, options: .atomic)
+            return entry != nil
         }
     }
 

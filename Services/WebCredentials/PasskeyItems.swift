@@ -20,10 +20,7 @@ public enum PasskeyItems {
 
     /// Every passkey of `relyingParty`, attributes only: no key leaves the keychain.
     public static func listing(relyingParty: String) -> [String: SecValue] {
-        [
-            "class": .string("genp"), "agrp": .string(group), "svce": .string(relyingParty), "sync": .bool(true),
-            "r_Attributes": .bool(true), "m_Limit": .string("m_LimitAll"),
-        ]
+        query(relyingParty: relyingParty).filter { $0.key != "r_Data" }
     }
 
     /// The item a new passkey is stored as.

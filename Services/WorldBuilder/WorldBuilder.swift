@@ -68,12 +68,8 @@ public struct WorldBuilder: Sendable {
                 now: now
             )
             _ = try store.put("devices/\(device.id)/device-chain.pem", identity.chainPEM)
-            let description = [
-                "id": device.id, "udid": device.udid, "platform": device.platform.rawValue, "osVersion": device.osVersion.description,
-            ]
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            _ = try store.put(WorldLayout.deviceDescription(device.id), (try? encoder.encode(description)) ?? Data())
+            let description = DeviceDescription(id: device.id, udid: device.udid, platform: device.platform, osVersion: device.osVersion.description)
+            _ = try store.put(WorldLayout.deviceDescription(device.id), description.encoded())
         }
         for site in world.websites {
             var domainIdentity: Identity? = nil

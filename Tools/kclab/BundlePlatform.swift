@@ -19,12 +19,9 @@ func deviceAccessGroups(_ verdict: InstallVerdict, on platform: Platform) -> [St
 }
 
 /// `--device` as the checks take it: a world device's ID, whose description in the built world
-/// (`devices/ID/device.json`) gives its UDID and platform, or a UDID as it is.
+/// gives its UDID and platform, or a UDID as it is.
 func deviceToCheck(_ device: String?, world: URL) -> (udid: String?, platform: Platform?) {
     guard let device else { return (nil, nil) }
-    let file = world.appending(path: WorldLayout.deviceDescription(device))
-    guard let data = try? Data(contentsOf: file), let fields = try? JSONDecoder().decode([String: String].self, from: data) else {
-        return (device, nil)
-    }
-    return (fields["udid"] ?? device, fields["platform"].flatMap(Platform.init(rawValue:)))
+    guard let described = DeviceDescription.read(device: device, world: world) else { return (device, nil) }
+    return (described.udid, described.platform)
 }

@@ -80,14 +80,22 @@ struct SiteAccount {
     }
 
     func call(_ method: String, _ path: String, _ body: [String: String]?, bearer: String? = nil) async throws -> APIAnswer {
-        let page = try await web.json(method, URL(string: path, relativeTo: api)!.absoluteURL, body, bearer: bearer)
-        let object = (try? JSONSerialization.jsonObject(with: Data(page.body.utf8))) as? [String: Any] ?? [:]
-        return APIAnswer(status: page.status, fields: object.compactMapValues { $0 as? String })
+        let answer = try await request(method, path, body, bearer: bearer)
+        return APIAnswer(status: answer.status, fields: answer.object.compactMapValues { $0 as? String })
     }
 
     /// POSTs any JSON object to the API; the answer as an object.
     func post(_ path: String, _ body: [String: Any]) async throws -> (status: Int, object: [String: Any]) {
-        let page = try await web.json("POST", URL(string: path, relativeTo: api)!.absoluteURL, body)
+        try await request("POST", path, body)
+    }
+
+    private func request(
+        _ method: String,
+        _ path: String,
+        _ body: [String: Any]?,
+        bearer: String? = nil
+    ) async throws -> (status: Int, object: [String: Any]) {
+        let page = try await web.json(method, URL(string: path, relativeTo: api)!.absoluteURL, body, bearer: bearer)
         return (page.status, (try? JSONSerialization.jsonObject(with: Data(page.body.utf8))) as? [String: Any] ?? [:])
     }
 
