@@ -20,13 +20,15 @@ public struct HTMLForm: Sendable {
     public static func all(in html: String) -> [HTMLForm] {
         var forms: [HTMLForm] = []
         var rest = html[...]
-        while let start = rest.range(of: "<form"), let end = rest.range(of: "</form>", range: start.upperBound..<rest.endIndex) {
+        // The standard library's firstRange(of:) searches in place; Foundation's range(of:) copies
+        // the rest of the page on every call, which makes a page of many forms quadratic.
+        while let start = rest.firstRange(of: "<form"), let end = rest[start.upperBound...].firstRange(of: "</form>") {
             // The tag ends at its own `>`, never past the form's end (`<form</form>` is a form).
             let tagEnd = rest[start.upperBound..<end.lowerBound].firstIndex(of: ">") ?? end.lowerBound
             let attributes = Self.attributes(String(rest[start.upperBound..<tagEnd]))
             var inputs: [Input] = []
             var inner = rest[tagEnd..<end.lowerBound]
-            while let input = inner.range(of: "<input") {
+            while let input = inner.firstRange(of: "<input") {
                 let close = inner[input.upperBound...].firstIndex(of: ">") ?? inner.endIndex
                 let fields = Self.attributes(String(inner[input.upperBound..<close]))
                 if let name = fields["name"] {

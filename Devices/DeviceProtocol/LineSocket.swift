@@ -65,12 +65,15 @@ public final class LineSocket {
 
     private func readLine() throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        // Bytes already searched for the newline are not searched again after the next read.
+        var scanned = 0
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return line
             }
+            scanned = buffer.count
             guard buffer.count < Self.maximumLine else { throw SocketFailure("the device's answer is too long") }
             let count = read(descriptor, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }

@@ -19,7 +19,8 @@ public struct BuildVariables: Hashable, Sendable {
     public func expand(_ text: String) throws(IdentityError) -> String {
         var result = ""
         var rest = Substring(text)
-        while let start = rest.range(of: "$(") {
+        // firstRange(of:) searches in place (Foundation's range(of:) copies the rest each time).
+        while let start = rest.firstRange(of: "$(") {
             result += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: ")") else {
                 throw IdentityError(.malformedValue, "unterminated build variable in '\(text)'")

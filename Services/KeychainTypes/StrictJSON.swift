@@ -72,10 +72,13 @@ public enum StrictJSON {
                 guard peek(UInt8(ascii: "\"")) else {
                     return fail(peek(UInt8(ascii: "}")) ? "a trailing comma before '}'" : "expected a key in double quotes")
                 }
-                let (line, column) = position(of: index)
+                // The key's place is worked out only when it is needed: counting lines from the
+                // start for every key would make a long object quadratic.
+                let keyStart = index
                 let (key, problem) = string()
                 if let problem { return problem }
                 if let key, !keys.insert(key).inserted {
+                    let (line, column) = position(of: keyStart)
                     return Problem(line: line, column: column, message: "the key '\(key)' is given twice in one object", repeatedKey: key)
                 }
                 skipSpace()

@@ -234,7 +234,8 @@ struct SchemaReader {
 
     private mutating func checkVariables(_ pattern: String, variables: [String: [String]], at position: TextPosition) {
         var rest = Substring(pattern)
-        while let start = rest.range(of: "$(") {
+        // firstRange(of:) searches in place (Foundation's range(of:) copies the rest each time).
+        while let start = rest.firstRange(of: "$(") {
             guard let end = rest[start.upperBound...].firstIndex(of: ")") else { break }
             let name = String(rest[start.upperBound..<end])
             if variables[name] == nil, !Self.predefinedVariables.contains(name) {

@@ -83,12 +83,25 @@ public struct PositionedJSONParser {
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    /// How far along the current line columns have been counted, and the count there: positions
+    /// are asked for in increasing order, so each byte is counted once (linear, not per value).
+    private var countedTo = 0
+    private var countedColumns = 0
+    /// Bytes looked at to work out columns: at most the input's size (tests check this).
+    private(set) var columnWork = 0
     /// Nesting deeper than this is refused rather than risking the stack.
     private static let maximumDepth = 512
 
     /// Parses one JSON text (and nothing after it but whitespace).
     public static func parse(_ data: Data) throws(JSONSyntaxError) -> Positioned {
+        var columnWork = 0
+        return try parse(data, columnWork: &columnWork)
+    }
+
+    /// Parses, and tells how many bytes were looked at to work out columns.
+    static func parse(_ data: Data, columnWork: inout Int) throws(JSONSyntaxError) -> Positioned {
         var parser = PositionedJSONParser(bytes: Array(data))
+        defer { columnWork = parser.columnWork }
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -100,14 +113,24 @@ public struct PositionedJSONParser {
         self.bytes = bytes
     }
 
-    private var position: TextPosition {
-        // Columns count characters, not bytes: UTF-8 continuation bytes do not start one.
-        let column = bytes[lineStart..<min(index, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count + 1
-        return TextPosition(line: line, column: column)
+    /// The current line and column. Columns count characters, not bytes: UTF-8 continuation bytes
+    /// do not start one.
+    private mutating func position() -> TextPosition {
+        let end = min(index, bytes.count)
+        if countedTo < lineStart || countedTo > end {
+            countedTo = lineStart
+            countedColumns = 0
+        }
+        while countedTo < end {
+            if bytes[countedTo] & 0xC0 != 0x80 { countedColumns += 1 }
+            countedTo += 1
+            columnWork += 1
+        }
+        return TextPosition(line: line, column: countedColumns + 1)
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(message: message, position: position)
+    private mutating func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, position: position())
     }
 
     private func describeCurrent() -> String {
@@ -142,7 +165,7 @@ public struct PositionedJSONParser {
 
     private mutating func value(depth: Int) throws(JSONSyntaxError) -> Positioned {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
-        let start = position
+        let start = position()
         guard index < bytes.count else { throw error("unexpected end of file: a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return Positioned(node: try object(depth: depth), position: start)

@@ -35,11 +35,12 @@ extension AssociationFile {
         guard let detail else { return URLMatch(outcome: .noMatch, pattern: "no details entry names \(appID)") }
         if era >= 13, let components = detail.components {
             let parts = URLParts(url)
+            // One matcher per case mode, so the file's variables are compiled once, not per component.
+            let matchers = [true, false].map { PatternMatcher(caseSensitive: $0, variables: links.substitutionVariables) }
             for component in components {
                 let caseSensitive = component.caseSensitive ?? detail.defaults.caseSensitive ?? links.defaults.caseSensitive ?? true
                 let encoded = component.percentEncoded ?? detail.defaults.percentEncoded ?? links.defaults.percentEncoded ?? true
-                let matcher = PatternMatcher(caseSensitive: caseSensitive, variables: links.substitutionVariables)
-                if component.matches(parts, encoded: encoded, matcher: matcher) {
+                if component.matches(parts, encoded: encoded, matcher: matchers[caseSensitive ? 0 : 1]) {
                     return URLMatch(outcome: component.exclude ? .blocked : .matched, pattern: component.summary)
                 }
             }
@@ -115,57 +116,37 @@ struct URLParts {
 
 /// The pattern language of `paths` and `components`: `*` any run of characters (even `/`, even
 /// none), `?` exactly one, `$(name)` one of a variable's strings; no escapes (spec c.4, c.5).
+/// Matching is GlobPattern's, linear in the text times the pattern.
 struct PatternMatcher {
     let caseSensitive: Bool
-    let variables: [String: [String]]
+    /// The file's variables, each compiled once however many patterns use it.
+    private let variables: [String: WordSet]
+
+    init(caseSensitive: Bool, variables: [String: [String]]) {
+        self.caseSensitive = caseSensitive
+        self.variables = variables.mapValues { WordSet($0, caseSensitive: caseSensitive) }
+    }
 
     /// The predefined variables (spec c.5): a character of the class, or one of the ISO codes that
     /// Foundation knows (`$(region)` takes `GB` but not `UK`, `$(lang)` takes `en` and `ace` but not `qq`).
-    static let predefined: [String: String] = [
-        "alpha": "\\p{L}", "upper": "\\p{Lu}", "lower": "\\p{Ll}", "alnum": "[\\p{L}\\p{N}]", "digit": "[0-9]",
-        "xdigit": "[0-9A-Fa-f]",
-        "region": alternation(Locale.Region.isoRegions.map(\.identifier).filter { $0.count == 2 && $0.allSatisfy(\.isLetter) }),
-        "lang": alternation(Locale.LanguageCode.isoLanguageCodes.map(\.identifier).filter { $0.allSatisfy(\.isLetter) }),
+    static let predefinedClasses: [String: CharacterClass] = [
+        "alpha": .alpha, "upper": .upper, "lower": .lower, "alnum": .alnum, "digit": .digit, "xdigit": .xdigit,
+    ]
+    static let regionCodes = Locale.Region.isoRegions.map(\.identifier).filter { $0.count == 2 && $0.allSatisfy(\.isLetter) }
+    static let languageCodes = Locale.LanguageCode.isoLanguageCodes.map(\.identifier).filter { $0.allSatisfy(\.isLetter) }
+    private static let codeSets: [Bool: [String: WordSet]] = [
+        true: ["region": WordSet(regionCodes), "lang": WordSet(languageCodes)],
+        false: ["region": WordSet(regionCodes, caseSensitive: false), "lang": WordSet(languageCodes, caseSensitive: false)],
     ]
 
-    /// The codes as one group, longest first so that `ace` is tried before `ac`.
-    private static func alternation(_ codes: [String]) -> String {
-        "(?:" + codes.sorted { $0.count > $1.count }.joined(separator: "|") + ")"
-    }
-
     func matches(_ pattern: String, _ text: String) -> Bool {
-        guard
-            let expression = try? NSRegularExpression(
-                pattern: regex(pattern),
-                options: caseSensitive ? [.dotMatchesLineSeparators] : [.dotMatchesLineSeparators, .caseInsensitive]
-            )
-        else { return false }
-        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        GlobPattern(pattern, caseSensitive: caseSensitive, variable: element(named:)).matches(text)
     }
 
-    func regex(_ pattern: String) -> String {
-        var result = "^"
-        var rest = Substring(pattern)
-        while let character = rest.first {
-            if rest.hasPrefix("$("), let close = rest.firstIndex(of: ")") {
-                let name = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])
-                if let values = variables[name] {
-                    result += "(?:" + values.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|") + ")"
-                } else if let predefined = Self.predefined[name] {
-                    result += predefined
-                } else {
-                    result += "(?!)"  // an undefined variable matches nothing (the schema check fails it)
-                }
-                rest = rest[rest.index(after: close)...]
-                continue
-            }
-            switch character {
-            case "*": result += ".*"
-            case "?": result += "."
-            default: result += NSRegularExpression.escapedPattern(for: String(character))
-            }
-            rest = rest.dropFirst()
-        }
-        return result + "$"
+    /// What `$(name)` stands for: the file's variable first, then the predefined ones.
+    private func element(named name: String) -> GlobPattern.Element? {
+        if let words = variables[name] { return .words(words) }
+        if let characterClass = Self.predefinedClasses[name] { return .characterClass(characterClass) }
+        return Self.codeSets[caseSensitive]?[name].map { .words($0) }
     }
 }

@@ -82,9 +82,10 @@ public struct CBORDecoder {
             let count = try argument(info)
             guard count <= UInt64(bytes.count - offset) / 2 else { throw Failure(message: "a map of \(count) runs past the end") }
             var pairs: [(key: CBOR, value: CBOR)] = []
+            var keys: Set<CBOR> = []
             for _ in 0..<count {
                 let key = try item(depth: depth + 1)
-                guard !pairs.contains(where: { $0.key == key }) else { throw Failure(message: "a map repeats a key") }
+                guard keys.insert(key).inserted else { throw Failure(message: "a map repeats a key") }
                 pairs.append((key, try item(depth: depth + 1)))
             }
             return .map(pairs)

@@ -28,6 +28,7 @@ extension Website {
             )
         }
         var accounts: [SiteAccount] = []
+        var usernames: Set<String> = []
         for element in try mapping.optional("accounts")?.sequence() ?? [] {
             let account = try element.mapping(known: ["username", "password"])
             let nameValue = try account.required("username")
@@ -35,7 +36,7 @@ extension Website {
             guard SiteAccount.isValidUsername(username) else {
                 throw nameValue.error(.malformedValue, "'\(username)' is not a username: 1 to 64 lower-case letters, digits, '.', '_', '-' or '@'")
             }
-            guard !accounts.contains(where: { $0.username == username }) else {
+            guard usernames.insert(username).inserted else {
                 throw nameValue.error(.malformedValue, "the account '\(username)' is declared twice")
             }
             accounts.append(SiteAccount(username: username, password: try account.required("password").string()))

@@ -49,16 +49,17 @@ extension World {
                 }
             }
         }
-        let bundleIDs = Set(apps.map(\.bundleID))
+        // Platforms by bundle ID, looked up once per device's app (not by a search of every app).
+        let platforms = Dictionary(apps.map { ($0.bundleID, $0.platform) }, uniquingKeysWith: { first, _ in first })
         for (device, value) in zip(devices, deviceValues) {
             check { () throws(WorldError) in
                 let appList = try value.mapping(known: Device.keys).optional("apps")?.sequence() ?? []
                 for (bundleID, element) in zip(device.apps, appList) {
-                    guard bundleIDs.contains(bundleID) else {
+                    guard let platform = platforms[bundleID] else {
                         errors.append(element.error(.inconsistent, "no app \(bundleID) is declared under 'apps'"))
                         continue
                     }
-                    if let app = app(bundleID), app.platform == .macos, device.platform == .ios {
+                    if platform == .macos, device.platform == .ios {
                         errors.append(element.error(.inconsistent, "\(bundleID) is a macOS app and \(device.id) an iOS device"))
                     }
                 }
@@ -81,11 +82,10 @@ extension World {
     /// device, and devices named by UDID are named by ID.
     mutating func resolveDefaults() {
         let allDevices = devices.map(\.id)
+        let byUDID = Dictionary(devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first })
         for index in apps.indices where apps[index].profile.kind == .development {
             let named = apps[index].profile.devices ?? allDevices
-            apps[index].profile.devices = named.map { name in
-                devices.first { $0.udid == name.uppercased() }?.id ?? name
-            }
+            apps[index].profile.devices = named.map { name in byUDID[name.uppercased()] ?? name }
         }
     }
 
