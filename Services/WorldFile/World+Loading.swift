@@ -53,6 +53,11 @@ extension World {
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) throws(WorldError) -> World {
         let root: Node
+        do throws(YAMLExpansionBudget.Exceeded) {
+            try YAMLExpansionBudget.check(text)
+        } catch {
+            throw WorldError(.syntax, file: file, line: error.line, column: error.column, key: "", message: error.message)
+        }
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw WorldError(.syntax, file: file, line: 1, column: 1, key: "", message: "the world file is empty")
