@@ -28,7 +28,8 @@ public enum EntitlementPolicy {
         if case .string("*") = allowed { return [] }
         switch (value, allowed) {
         case (.array(let elements), .array(let patterns)):
-            return elements.filter { element in element != .string("") && !patterns.contains { isAllowed(element, by: $0) } }.map(render)
+            let allowed = EntitlementPatternSet(patterns)
+            return elements.filter { element in element != .string("") && !allowed.allows(element) }.map(render)
         case (.array(let elements), _):
             return elements.filter { $0 != .string("") && !isAllowed($0, by: allowed) }.map(render)
         default:

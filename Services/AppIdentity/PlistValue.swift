@@ -44,8 +44,28 @@ public indirect enum PlistValue: Hashable, Sendable {
 }
 
 extension PlistValue {
-    /// Converts what `PropertyListSerialization` returns.
+    /// Converts what `PropertyListSerialization` returns. A binary property list may share one
+    /// object between many places, so a few hundred bytes can stand for 2^depth values: the
+    /// conversion counts every value it makes against `budget` and refuses to go past it, or
+    /// deeper than `maximumDepth`.
     public init(foundation object: Any) throws(IdentityError) {
+        var budget = Self.defaultBudget
+        try self.init(foundation: object, budget: &budget, depth: 0)
+    }
+
+    /// Values a conversion may make when no size is known.
+    static let defaultBudget = 1 << 20
+    /// Arrays and dictionaries nested deeper than this are refused.
+    public static let maximumDepth = 64
+
+    init(foundation object: Any, budget: inout Int, depth: Int) throws(IdentityError) {
+        budget -= 1
+        guard budget >= 0 else {
+            throw IdentityError(.malformedPropertyList, "the property list stands for more values than its size allows (shared objects repeated)")
+        }
+        guard depth <= Self.maximumDepth else {
+            throw IdentityError(.malformedPropertyList, "the property list nests deeper than \(Self.maximumDepth) levels")
+        }
         switch object {
         case let value as String:
             self = .string(value)
@@ -62,11 +82,11 @@ extension PlistValue {
             }
         case let value as [Any]:
             var elements: [PlistValue] = []
-            for element in value { elements.append(try PlistValue(foundation: element)) }
+            for element in value { elements.append(try PlistValue(foundation: element, budget: &budget, depth: depth + 1)) }
             self = .array(elements)
         case let value as [String: Any]:
             var entries: [String: PlistValue] = [:]
-            for (key, element) in value { entries[key] = try PlistValue(foundation: element) }
+            for (key, element) in value { entries[key] = try PlistValue(foundation: element, budget: &budget, depth: depth + 1) }
             self = .dictionary(entries)
         default:
             throw IdentityError(.malformedPropertyList, "unsupported property-list value of type \(type(of: object))")
@@ -75,13 +95,28 @@ extension PlistValue {
 
     /// Reads an XML or binary property list whose root is a dictionary.
     public static func dictionary(fromPropertyList data: Data) throws(IdentityError) -> [String: PlistValue] {
+        // Without sharing, a property list holds fewer values than bytes.
+        let limit = data.count + 64
+        let expanded: Int?
+        do throws(BinaryPropertyListShape.Malformed) {
+            expanded = try BinaryPropertyListShape.expandedCount(data, limit: limit)
+        } catch {
+            throw IdentityError(.malformedPropertyList, "not a property list: \(error.reason)")
+        }
+        if let expanded, expanded > limit {
+            throw IdentityError(
+                .malformedPropertyList,
+                "the binary property list stands for more values than its \(data.count) bytes hold (shared objects repeated)"
+            )
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             throw IdentityError(.malformedPropertyList, "not a property list: \(error.localizedDescription)")
         }
-        guard case .dictionary(let entries) = try PlistValue(foundation: object) else {
+        var budget = limit
+        guard case .dictionary(let entries) = try PlistValue(foundation: object, budget: &budget, depth: 0) else {
             throw IdentityError(.malformedPropertyList, "the property list's root is not a dictionary")
         }
         return entries
