@@ -8,12 +8,16 @@ public struct RelyingParty: Sendable {
     public let id: String
     /// The hosts whose `https` origins belong to this RP (the RP ID and its subdomains it serves).
     public let hosts: Set<String>
+    /// The ports those origins may name (443 when an origin names none): an origin is scheme, host
+    /// and port, and another port on the same host is another origin (RFC 6454).
+    public let ports: Set<Int>
     /// Whether the UV flag is required (passkeys: yes).
     public let requiresUserVerification: Bool
 
-    public init(id: String, hosts: Set<String>, requiresUserVerification: Bool = true) {
+    public init(id: String, hosts: Set<String>, ports: Set<Int> = [443], requiresUserVerification: Bool = true) {
         self.id = id
         self.hosts = hosts.union([id])
+        self.ports = ports
         self.requiresUserVerification = requiresUserVerification
     }
 
@@ -32,12 +36,20 @@ public struct RelyingParty: Sendable {
         public var backedUp: Bool
     }
 
-    /// Whether `origin` is `https://HOST[:PORT]` for one of this RP's hosts.
+    /// Whether `origin` is `https://HOST[:PORT]` for one of this RP's hosts and ports.
     public func isOwnOrigin(_ origin: String) -> Bool {
         guard let components = URLComponents(string: origin), components.scheme == "https", let host = components.host?.lowercased(),
-            components.path.isEmpty, components.query == nil, components.user == nil
+            components.path.isEmpty, components.query == nil, components.user == nil, components.fragment == nil
         else { return false }
-        return hosts.contains(host)
+        return hosts.contains(host) && ports.contains(components.port ?? 443)
+    }
+
+    /// §5.1: a `PublicKeyCredential`'s `id` is its `rawId` in base64url; a client that sends two
+    /// different ones is not a conforming client.
+    public static func checkCredentialID(id: String, rawId: String) throws(WebAuthnError) {
+        guard let raw = Base64URL.decode(rawId), Base64URL.decode(id) == raw else {
+            throw .credentialIDMismatch
+        }
     }
 
     /// §7.1: `clientDataJSON` and `attestationObject` of a `create()` answer to `challenge`.
@@ -65,19 +77,25 @@ public struct RelyingParty: Sendable {
         )
     }
 
-    /// §7.2: a `get()` answer to `challenge`, signed by `publicKey`; `storedSignCount` is what the
-    /// RP kept from the credential's last use.
+    /// §7.2: a `get()` answer to `challenge`, signed by `publicKey`; `storedSignCount` and
+    /// `storedBackupEligible` are what the RP kept from the credential's registration and last use.
     public func verifyAssertion(
         clientDataJSON: [UInt8],
         authenticatorData: [UInt8],
         signature: [UInt8],
         challenge: [UInt8],
         publicKey: COSEKey,
-        storedSignCount: UInt32
+        storedSignCount: UInt32,
+        storedBackupEligible: Bool
     ) throws(WebAuthnError) -> Assertion {
         try checkClientData(clientDataJSON, type: ClientData.get, challenge: challenge)
         let data = try AuthenticatorData(bytes: authenticatorData)
         try checkAuthenticatorData(data)
+        // §7.2 step 18: BE is fixed when the credential is made; a change means another credential
+        // source answers for it.
+        guard data.flags.contains(.backupEligible) == storedBackupEligible else {
+            throw .backupEligibilityChanged(stored: storedBackupEligible)
+        }
         let signed = authenticatorData + Array(SHA256.hash(data: clientDataJSON))
         guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature), publicKey.publicKey.isValidSignature(parsed, for: signed)
         else { throw .badSignature }

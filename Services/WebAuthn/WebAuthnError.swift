@@ -10,6 +10,8 @@ public enum WebAuthnError: Error, Hashable, Sendable, CustomStringConvertible {
     case userNotPresent
     case userNotVerified
     case inconsistentBackupFlags
+    case backupEligibilityChanged(stored: Bool)
+    case credentialIDMismatch
     case unsupportedAttestation(String)
     case unknownCredential
     case badSignature
@@ -27,6 +29,8 @@ public enum WebAuthnError: Error, Hashable, Sendable, CustomStringConvertible {
         case .userNotPresent: "user_not_present"
         case .userNotVerified: "user_not_verified"
         case .inconsistentBackupFlags: "backup_flags"
+        case .backupEligibilityChanged: "backup_eligibility_changed"
+        case .credentialIDMismatch: "credential_id_mismatch"
         case .unsupportedAttestation: "unsupported_attestation"
         case .unknownCredential: "unknown_credential"
         case .badSignature: "bad_signature"
@@ -45,6 +49,9 @@ public enum WebAuthnError: Error, Hashable, Sendable, CustomStringConvertible {
         case .userNotPresent: "the authenticator data's UP flag is not set: no user was present"
         case .userNotVerified: "the authenticator data's UV flag is not set, and this relying party requires user verification"
         case .inconsistentBackupFlags: "the BS flag is set without BE: a credential that cannot be backed up claims it is"
+        case .backupEligibilityChanged(let stored):
+            "the BE flag is \(!stored ? "set" : "clear"), but was \(stored ? "set" : "clear") when the passkey was registered"
+        case .credentialIDMismatch: "the credential's id is not its rawId in base64url"
         case .unsupportedAttestation(let format): "attestation format \(format) is not accepted (this relying party asks for none)"
         case .unknownCredential: "no passkey with this credential ID is registered here"
         case .badSignature: "the signature does not verify with the registered public key"

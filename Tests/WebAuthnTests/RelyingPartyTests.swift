@@ -6,7 +6,7 @@ import WebAuthn
 /// The relying party's checks against what the platform authenticator writes: a good ceremony of
 /// each kind, then each refusal a real RP makes (WebAuthn Level 3 §7.1, §7.2).
 @Suite struct RelyingPartyTests {
-    static let rp = RelyingParty(id: "example.com", hosts: ["example.com", "www.example.com"])
+    static let rp = RelyingParty(id: "example.com", hosts: ["example.com", "www.example.com"], ports: [443, 8443])
     static let origin = "https://example.com"
     static let challenge = Array("a fresh challenge of 32 bytes!!!".utf8)
     static let credentialID = [UInt8](repeating: 7, count: 16)
@@ -40,7 +40,8 @@ import WebAuthn
             signature: assertion.signature,
             challenge: challenge,
             publicKey: registered.publicKey,
-            storedSignCount: 0
+            storedSignCount: 0,
+            storedBackupEligible: registered.backupEligible
         )
         #expect(accepted.signCount == 0 && accepted.backedUp)
     }
@@ -67,6 +68,10 @@ import WebAuthn
         #expect(verify(Self.registration(), challenge: Array("an older challenge".utf8)) == .challengeMismatch)
         #expect(verify(Self.registration(origin: "https://evil.example")) == .originMismatch("https://evil.example"))
         #expect(verify(Self.registration(origin: "http://example.com")) == .originMismatch("http://example.com"))
+        // Another port is another origin: only 443 and the port the site is served on.
+        #expect(verify(Self.registration(origin: "https://example.com:8444")) == .originMismatch("https://example.com:8444"))
+        #expect(verify(Self.registration(origin: "https://www.example.com:8443")) == nil)
+        #expect(verify(Self.registration(origin: "https://example.com:443")) == nil)
         #expect(verify(Self.registration(rpID: "evil.example")) == .rpIDMismatch)
         // An assertion's client data where a registration's belongs.
         let assertion = try! PlatformAuthenticator.assert(rpID: "example.com", origin: Self.origin, challenge: Self.challenge, key: .init())
@@ -86,7 +91,7 @@ import WebAuthn
     @Test func refusesFlagsARealRPRefuses() throws {
         let key = P256.Signing.PrivateKey()
         let hash = Array(SHA256.hash(data: Data("example.com".utf8)))
-        func attempt(_ flags: AuthenticatorData.Flags) -> WebAuthnError? {
+        func attempt(_ flags: AuthenticatorData.Flags, registeredBackupEligible: Bool = false) -> WebAuthnError? {
             let data = AuthenticatorData(rpIDHash: hash, flags: flags, signCount: 0).bytes
             let clientData = ClientData(type: ClientData.get, challenge: Self.challenge, origin: Self.origin).json
             let signature = Array(try! key.signature(for: data + Array(SHA256.hash(data: clientData))).derRepresentation)
@@ -97,7 +102,8 @@ import WebAuthn
                     signature: signature,
                     challenge: Self.challenge,
                     publicKey: COSEKey(key.publicKey),
-                    storedSignCount: 0
+                    storedSignCount: 0,
+                    storedBackupEligible: registeredBackupEligible
                 )
             }
         }
@@ -105,6 +111,10 @@ import WebAuthn
         #expect(attempt([.userPresent]) == .userNotVerified)
         #expect(attempt([.userPresent, .userVerified, .backedUp]) == .inconsistentBackupFlags)
         #expect(attempt([.userPresent, .userVerified]) == nil, "a device-bound credential is fine")
+        // §7.2 step 18: BE may not change after registration, either way.
+        #expect(attempt([.userPresent, .userVerified], registeredBackupEligible: true) == .backupEligibilityChanged(stored: true))
+        #expect(attempt([.userPresent, .userVerified, .backupEligible]) == .backupEligibilityChanged(stored: false))
+        #expect(attempt([.userPresent, .userVerified, .backupEligible], registeredBackupEligible: true) == nil)
     }
 
     @Test func refusesABadSignatureAndACounterThatGoesBack() throws {
@@ -124,7 +134,8 @@ import WebAuthn
                     signature: assertion.signature,
                     challenge: Self.challenge,
                     publicKey: COSEKey(key.publicKey),
-                    storedSignCount: stored
+                    storedSignCount: stored,
+                    storedBackupEligible: true
                 )
             }
         }
@@ -132,6 +143,17 @@ import WebAuthn
         #expect(attempt(signCount: 5, stored: 5, signer: key) == .counterRollback(stored: 5, received: 5))
         #expect(attempt(signCount: 0, stored: 3, signer: key) == .counterRollback(stored: 3, received: 0))
         #expect(attempt(signCount: 6, stored: 5, signer: key) == nil)
+    }
+
+    @Test func credentialIDMustBeRawID() {
+        let raw = Base64URL.encode(Self.credentialID)
+        func check(_ id: String) -> WebAuthnError? {
+            Self.refusal { () throws(WebAuthnError) in try RelyingParty.checkCredentialID(id: id, rawId: raw) }
+        }
+        #expect(check(raw) == nil)
+        #expect(check(raw + "=") == nil, "padding is accepted, as many clients send it")
+        #expect(check(Base64URL.encode([UInt8](repeating: 8, count: 16))) == .credentialIDMismatch)
+        #expect(check("not base64!") == .credentialIDMismatch)
     }
 
     @Test func coseKeysAreES256Only() throws {

@@ -107,6 +107,7 @@ public struct NginxConfiguration: Sendable {
                     proxy_pass http://\(service);
                     proxy_set_header Host $host;
                     proxy_set_header X-Forwarded-Proto https;
+                    proxy_set_header X-Forwarded-Port $server_port;
                     proxy_set_header X-Forwarded-For $remote_addr;
                     client_max_body_size 64k;
                 }

@@ -75,8 +75,17 @@ extension AccountStore {
         }
     }
 
+    /// What storing a passkey gave.
+    public enum PasskeyInsertion: Sendable, Hashable {
+        case stored
+        /// The account was to be created, but exists.
+        case accountExists
+        /// Another passkey has this credential ID.
+        case credentialTaken
+    }
+
     /// Stores a new passkey for an account (created here, without a password, when `createAccount`);
-    /// false when the account exists but should not, or the credential ID is taken.
+    /// nothing is stored when the account exists but should not, or the credential ID is taken.
     public func insertPasskey(
         site: String,
         username: String,
@@ -85,15 +94,18 @@ extension AccountStore {
         userVerified: Bool,
         createAccount: Bool,
         at date: Date
-    ) throws -> Bool {
+    ) throws -> PasskeyInsertion {
         try database.write { db in
+            // The credential ID first: a taken one is that, whatever the account.
+            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM passkeys WHERE credentialID = ?", arguments: [passkey.credentialID]) ?? false
+            guard !taken else { return .credentialTaken }
             if createAccount {
                 // No password: the stored hash is empty, which no password verifies against.
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO accounts (site, username, passwordHash, created) VALUES (?, ?, '', ?)",
                     arguments: [site, username, date.timeIntervalSince1970]
                 )
-                guard db.changesCount == 1 else { return false }
+                guard db.changesCount == 1 else { return .accountExists }
             }
             try db.execute(
                 sql: "INSERT OR IGNORE INTO passkeyUsers (site, username, handle) VALUES (?, ?, ?)",
@@ -112,9 +124,9 @@ extension AccountStore {
             guard db.changesCount == 1 else {
                 // Nothing half-made: an account created for this passkey goes with it.
                 if createAccount { try db.execute(sql: "DELETE FROM accounts WHERE site = ? AND username = ?", arguments: [site, username]) }
-                return false
+                return .credentialTaken
             }
-            return true
+            return .stored
         }
     }
 

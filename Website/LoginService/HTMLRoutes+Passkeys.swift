@@ -36,7 +36,13 @@ extension HTMLRoutes {
             let (form, cookie) = try await checkedSignInForm(request, context)
             do throws(LoginError) {
                 let finish = try Self.finish(PasskeyMessages.AttestationResponse.self, form)
-                let session = try passkeys.finishRegistration(site: site, finish, kind: .cookie, binding: LoginService.digest(cookie))
+                let session = try passkeys.finishRegistration(
+                    site: site,
+                    port: WebsiteRequest.servedPort(request),
+                    finish,
+                    kind: .cookie,
+                    binding: LoginService.digest(cookie)
+                )
                 context.logger.info("passkey registered", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "form"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {
@@ -49,7 +55,13 @@ extension HTMLRoutes {
             let (form, cookie) = try await checkedSignInForm(request, context)
             do throws(LoginError) {
                 let finish = try Self.finish(PasskeyMessages.AssertionResponse.self, form)
-                let session = try passkeys.finishAuthentication(site: site, finish, kind: .cookie, binding: LoginService.digest(cookie))
+                let session = try passkeys.finishAuthentication(
+                    site: site,
+                    port: WebsiteRequest.servedPort(request),
+                    finish,
+                    kind: .cookie,
+                    binding: LoginService.digest(cookie)
+                )
                 context.logger.info("signed in", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "passkey"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {

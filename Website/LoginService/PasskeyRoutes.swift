@@ -34,7 +34,7 @@ struct PasskeyRoutes: Sendable {
             let site = try WebsiteRequest.site(request, sites)
             let body = try await WebsiteRequest.json(PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>.self, request, context)
             let session = try Self.run(context, site: site, "passkey registration refused") { () throws(LoginError) in
-                try passkeys.finishRegistration(site: site, body)
+                try passkeys.finishRegistration(site: site, port: WebsiteRequest.servedPort(request), body)
             }
             context.logger.info("passkey registered", metadata: ["site": "\(site)", "account": "\(session.username)"])
             return try WebsiteRequest.json(APIRoutes.SessionAnswer(username: session.username, token: session.token), status: .created)
@@ -49,7 +49,7 @@ struct PasskeyRoutes: Sendable {
             let site = try WebsiteRequest.site(request, sites)
             let body = try await WebsiteRequest.json(PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>.self, request, context)
             let session = try Self.run(context, site: site, "passkey sign-in refused") { () throws(LoginError) in
-                try passkeys.finishAuthentication(site: site, body)
+                try passkeys.finishAuthentication(site: site, port: WebsiteRequest.servedPort(request), body)
             }
             context.logger.info("signed in", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "passkey"])
             return try WebsiteRequest.json(APIRoutes.SessionAnswer(username: session.username, token: session.token))

@@ -20,10 +20,11 @@ final class PasskeyService: Sendable {
 
     private var store: AccountStore { logins.store }
 
-    /// The relying party of `site`: its domain as RP ID, its hosts as origins; user verification
-    /// preferred, as most relying parties ask (Apple's passkeys always verify the user).
-    func relyingParty(_ site: String) -> RelyingParty {
-        RelyingParty(id: site, hosts: sites.hosts(of: site), requiresUserVerification: false)
+    /// The relying party of `site` served on `port`: its domain as RP ID, its hosts on 443 (an
+    /// app's origin is `https://RPID`) and on the port the page came from as origins; user
+    /// verification preferred, as most relying parties ask (Apple's passkeys always verify the user).
+    func relyingParty(_ site: String, port: Int) -> RelyingParty {
+        RelyingParty(id: site, hosts: sites.hosts(of: site), ports: [443, port], requiresUserVerification: false)
     }
 
     // MARK: Registration
@@ -70,6 +71,7 @@ final class PasskeyService: Sendable {
     /// Checks the answer to registration options and stores the passkey; signs the account in.
     func finishRegistration(
         site: String,
+        port: Int = 443,
         _ finish: PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>,
         kind: LoginService.SessionKind = .bearer,
         binding: String? = nil
@@ -86,7 +88,8 @@ final class PasskeyService: Sendable {
         let registered: RelyingParty.Registration
         do throws(WebAuthnError) {
             guard finish.credential.type == "public-key" else { throw .malformed("the credential's type is not public-key") }
-            registered = try relyingParty(site).verifyRegistration(
+            try RelyingParty.checkCredentialID(id: finish.credential.id, rawId: finish.credential.rawId)
+            registered = try relyingParty(site, port: port).verifyRegistration(
                 clientDataJSON: Array(clientData),
                 attestationObject: Array(attestation),
                 challenge: Array(ceremony.challenge)
@@ -116,8 +119,12 @@ final class PasskeyService: Sendable {
                 at: date
             )
         }
-        guard let stored else { throw .unavailable }
-        guard stored else { throw ceremony.kind == "register" ? .usernameTaken : .passkeyTaken }
+        switch stored {
+        case nil: throw .unavailable
+        case .stored?: break
+        case .accountExists?: throw .usernameTaken
+        case .credentialTaken?: throw .passkeyTaken
+        }
         return try logins.startSession(site: site, username: username, kind: kind)
     }
 
@@ -150,6 +157,7 @@ final class PasskeyService: Sendable {
     /// records the counter and signs the account in.
     func finishAuthentication(
         site: String,
+        port: Int = 443,
         _ finish: PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>,
         kind: LoginService.SessionKind = .bearer,
         binding: String? = nil
@@ -169,6 +177,7 @@ final class PasskeyService: Sendable {
         }
         let accepted: RelyingParty.Assertion
         do throws(WebAuthnError) {
+            try RelyingParty.checkCredentialID(id: finish.credential.id, rawId: finish.credential.rawId)
             if let handle = response.userHandle {
                 let own = LoginService.stored { try store.userHandle(site: site, username: passkey.username) } ?? nil
                 guard let own, Base64URL.decode(handle) == own else { throw .malformed("userHandle is not the passkey's account") }
@@ -179,13 +188,14 @@ final class PasskeyService: Sendable {
             } catch {
                 throw .unsupportedKey("the stored key cannot be read")
             }
-            accepted = try relyingParty(site).verifyAssertion(
+            accepted = try relyingParty(site, port: port).verifyAssertion(
                 clientDataJSON: Array(clientData),
                 authenticatorData: Array(authenticatorData),
                 signature: Array(signature),
                 challenge: Array(ceremony.challenge),
                 publicKey: key,
-                storedSignCount: passkey.signCount
+                storedSignCount: passkey.signCount,
+                storedBackupEligible: passkey.backupEligible
             )
         } catch {
             throw .passkeyRefused(code: error.code, reason: error.description)

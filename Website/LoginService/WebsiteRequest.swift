@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 public import Hummingbird
 import NIOCore
 
@@ -17,6 +18,7 @@ public struct WebsiteRequestContext: RequestContext {
 /// What the HTML and API routes share: the site of a request, bodies, answers, the CSRF token.
 enum WebsiteRequest {
     static let cookieName = "kl_session"
+    static let forwardedPort = HTTPField.Name("X-Forwarded-Port")!
 
     /// The site the Host names; a host of no world website is 404.
     static func site(_ request: Request, _ directory: SiteDirectory) throws -> String {
@@ -24,6 +26,15 @@ enum WebsiteRequest {
             throw HTTPError(.notFound, message: "no website here")
         }
         return site
+    }
+
+    /// The port the page was served on: nginx's `X-Forwarded-Port` (its own listening port, which
+    /// nginx sets, whatever the client sent), else 443. A passkey's origin may name it.
+    static func servedPort(_ request: Request) -> Int {
+        guard let header = request.headers[Self.forwardedPort], let port = Int(header), (1...65535).contains(port) else {
+            return 443
+        }
+        return port
     }
 
     /// An `application/x-www-form-urlencoded` body; anything else is 400 (or 415 for another type).

@@ -14,6 +14,9 @@ import ssl
 import sys
 
 import soft_webauthn
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from fido2.utils import sha256
 
 ADDRESS, PORT, CA_FILE = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 HOST = "example.com"
@@ -99,6 +102,28 @@ status, answer = call("/api/v1/passkeys/authentication", {"ceremony": begun["cer
 report("replayed-challenge", status, answer)
 
 sign_in(device, "wrong-origin", origin="https://evil.example")
+# The right host on another port is another origin.
+sign_in(device, "wrong-port", origin=f"https://{HOST}:{PORT + 1}")
+
+
+def other_id(credential):
+    credential["id"] = b64(b"another credential")
+
+
+sign_in(device, "id-not-rawid", tamper=other_id)
+
+
+def backup_eligible(credential):
+    # BE set on an answer from a credential registered without it, signed again by its own key.
+    data = bytearray(unb64(credential["response"]["authenticatorData"]))
+    data[32] |= 0x08
+    client_data = unb64(credential["response"]["clientDataJSON"])
+    signature = device.private_key.sign(bytes(data) + sha256(client_data), ec.ECDSA(hashes.SHA256()))
+    credential["response"]["authenticatorData"] = b64(bytes(data))
+    credential["response"]["signature"] = b64(signature)
+
+
+sign_in(device, "backup-eligibility-changed", tamper=backup_eligible)
 
 
 def flip_signature(credential):
@@ -117,6 +142,21 @@ sign_in(device, "counter-rollback")
 stranger = soft_webauthn.SoftWebauthnDevice()
 stranger.cred_init(HOST, b"nobody")
 sign_in(stranger, "unknown-credential")
+
+
+
+class Copycat(soft_webauthn.SoftWebauthnDevice):
+    """An authenticator that reuses another's credential ID for a new account."""
+
+    def cred_init(self, rp_id, user_handle):
+        super().cred_init(rp_id, user_handle)
+        self.credential_id = device.credential_id
+
+
+status, begun = call("/api/v1/passkeys/registration/options", {"username": "sam"})
+copied = Copycat().create(creation_options(begun), ORIGIN)
+status, answer = call("/api/v1/passkeys/registration", {"ceremony": begun["ceremony"], "credential": credential_json(copied)})
+report("credential-taken", status, answer)
 
 # A second registration by the same authenticator for a taken name.
 status, begun = call("/api/v1/passkeys/registration/options", {"username": "pat"})
