@@ -75,6 +75,23 @@ import WorldTestSupport
             return try curl(arguments)
         }
 
+        /// `count` sign-ins with `body`, all at once (curl's parallel transfers), still running;
+        /// each status on its own line of its standard output.
+        func storm(_ body: String, count: Int) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "curl", "-s", "-Z", "--parallel-max", "\(count)", "-o", "/dev/null", "-w", "%{http_code}\n", "--cacert",
+                lab.state.builtWorld.appending(path: "trust/web-root-ca.pem").path, "--resolve", "example.com:\(site.port):\(site.address)",
+                "-H", "Content-Type: application/json", "--data-binary", body,
+                "https://example.com:\(site.port)/api/v1/sessions?attempt=[1-\(count)]",
+            ]
+            process.standardOutput = Pipe()
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+
         static func token(_ body: String) -> String? {
             ((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any])?["token"] as? String
         }
@@ -149,6 +166,30 @@ import WorldTestSupport
     }
 
     /// `kclab reset --all` leaves the lab as `kclab up` did: the same signup works again.
+    /// Forty wrong passwords at once for one account, and forty for an account that does not
+    /// exist, while another account signs in (issue 24, point 7): the guesses are answered 401 or
+    /// 429, never a gateway timeout, and the other account's sign-in is answered.
+    @Test func guessesAtOneAccountLeaveTheSiteToOthers() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let web = try Web(lab)
+            #expect(try web.api("POST", "accounts", #"{"username":"carol","password":"Carol-has-a-pass-1"}"#).status == 201)
+            let storms = try ["carol", "nobody"].map { name in
+                try web.storm(#"{"username":"\#(name)","password":"a-wrong-guess"}"#, count: 40)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let bob = try web.api("POST", "sessions", #"{"username":"bob","password":"B0b-builds-things"}"#)
+            #expect(bob.status == 200, "\(bob)")
+            for storm in storms {
+                storm.waitUntilExit()
+                let output = (storm.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+                let statuses = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+                #expect(statuses.count == 40, "\(statuses)")
+                #expect(statuses.allSatisfy { $0 == "401" || $0 == "429" }, "\(statuses)")
+                #expect(statuses.filter { $0 == "401" }.count <= 5, "at most five guesses are checked: \(statuses)")
+            }
+        }
+    }
+
     @Test func resetAllStartsTheWalkthroughOver() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             let signup = ["signup", "https://example.com", "--user", "alice", "--password", "Corr3ct-Horse-42"]

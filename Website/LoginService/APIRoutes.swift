@@ -32,8 +32,10 @@ struct APIRoutes: Sendable {
         api.post("accounts") { request, context in
             let site = try WebsiteRequest.site(request, sites)
             let body = try await WebsiteRequest.json(Credentials.self, request, context)
-            let session = try Self.run { () throws(LoginError) in
-                try service.createAccount(site: site, username: body.username, password: body.password, kind: .bearer)
+            let session = try await Self.run { () throws(LoginError) in
+                try await service.inPasswordTurn(of: "\(site) \(body.username)") { () throws(LoginError) in
+                    try service.createAccount(site: site, username: body.username, password: body.password, kind: .bearer)
+                }
             }
             context.logger.info("account created", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "api"])
             return try WebsiteRequest.json(SessionAnswer(username: session.username, token: session.token), status: .created)
@@ -43,7 +45,9 @@ struct APIRoutes: Sendable {
             let body = try await WebsiteRequest.json(Credentials.self, request, context)
             let session: LoginService.Session
             do throws(LoginError) {
-                session = try service.logIn(site: site, username: body.username, password: body.password, kind: .bearer)
+                session = try await service.inPasswordTurn(of: "\(site) \(body.username)") { () throws(LoginError) in
+                    try service.logIn(site: site, username: body.username, password: body.password, kind: .bearer)
+                }
             } catch {
                 context.logger.notice("sign-in refused", metadata: ["site": "\(site)", "account": "\(body.username)", "reason": "\(error.code)"])
                 throw APIError(error)
@@ -60,8 +64,10 @@ struct APIRoutes: Sendable {
             let site = try WebsiteRequest.site(request, sites)
             let (token, user) = try bearer(request, site)
             let body = try await WebsiteRequest.json(PasswordChange.self, request, context)
-            try Self.run { () throws(LoginError) in
-                try service.changePassword(site: site, token: token, current: body.currentPassword, new: body.newPassword)
+            try await Self.run { () throws(LoginError) in
+                try await service.inPasswordTurn(of: "\(site) \(user)") { () throws(LoginError) in
+                    try service.changePassword(site: site, token: token, current: body.currentPassword, new: body.newPassword)
+                }
             }
             context.logger.info("password changed", metadata: ["site": "\(site)", "account": "\(user)", "via": "api"])
             return try WebsiteRequest.json(["status": "changed"])
@@ -70,7 +76,11 @@ struct APIRoutes: Sendable {
             let site = try WebsiteRequest.site(request, sites)
             let (token, user) = try bearer(request, site)
             let body = try await WebsiteRequest.json(Confirmation.self, request, context)
-            try Self.run { () throws(LoginError) in try service.deleteAccount(site: site, token: token, password: body.password) }
+            try await Self.run { () throws(LoginError) in
+                try await service.inPasswordTurn(of: "\(site) \(user)") { () throws(LoginError) in
+                    try service.deleteAccount(site: site, token: token, password: body.password)
+                }
+            }
             context.logger.info("account deleted", metadata: ["site": "\(site)", "account": "\(user)", "via": "api"])
             return try WebsiteRequest.json(["status": "deleted"])
         }
@@ -98,9 +108,9 @@ struct APIRoutes: Sendable {
     }
 
     /// A login-service call with its refusal as an API error.
-    private static func run<T>(_ body: () throws(LoginError) -> T) throws -> T {
+    private static func run<T>(_ body: () async throws(LoginError) -> T) async throws -> T {
         do {
-            return try body()
+            return try await body()
         } catch {
             throw APIError(error)
         }

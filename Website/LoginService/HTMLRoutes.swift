@@ -29,7 +29,9 @@ struct HTMLRoutes: Sendable {
             let (form, cookie) = try await checkedSignInForm(request, context)
             let username = form["username"] ?? ""
             do throws(LoginError) {
-                let session = try service.logIn(site: site, username: username, password: form["password"] ?? "", kind: .cookie)
+                let session = try await service.inPasswordTurn(of: "\(site) \(username)") { () throws(LoginError) in
+                    try service.logIn(site: site, username: username, password: form["password"] ?? "", kind: .cookie)
+                }
                 context.logger.info("signed in", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "form"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {
@@ -46,7 +48,9 @@ struct HTMLRoutes: Sendable {
             let (form, cookie) = try await checkedSignInForm(request, context)
             let username = form["username"] ?? ""
             do throws(LoginError) {
-                let session = try service.createAccount(site: site, username: username, password: form["password"] ?? "", kind: .cookie)
+                let session = try await service.inPasswordTurn(of: "\(site) \(username)") { () throws(LoginError) in
+                    try service.createAccount(site: site, username: username, password: form["password"] ?? "", kind: .cookie)
+                }
                 context.logger.info("account created", metadata: ["site": "\(site)", "account": "\(session.username)", "via": "form"])
                 return WebsiteRequest.redirect("/", headers: WebsiteRequest.setSession(session.token))
             } catch {
@@ -63,7 +67,9 @@ struct HTMLRoutes: Sendable {
             guard let (token, user) = signedIn(request, site) else { return WebsiteRequest.redirect("/login") }
             let form = try await checkedForm(request, context, token: token)
             do throws(LoginError) {
-                try service.changePassword(site: site, token: token, current: form["current_password"] ?? "", new: form["new_password"] ?? "")
+                try await service.inPasswordTurn(of: "\(site) \(user)") { () throws(LoginError) in
+                    try service.changePassword(site: site, token: token, current: form["current_password"] ?? "", new: form["new_password"] ?? "")
+                }
                 context.logger.info("password changed", metadata: ["site": "\(site)", "account": "\(user)", "via": "form"])
                 return WebsiteRequest.html(Pages.home(site: site, username: user, csrf: csrf(token), notice: "Your password was changed."))
             } catch {
@@ -80,7 +86,9 @@ struct HTMLRoutes: Sendable {
             guard let (token, user) = signedIn(request, site) else { return WebsiteRequest.redirect("/login") }
             let form = try await checkedForm(request, context, token: token)
             do throws(LoginError) {
-                try service.deleteAccount(site: site, token: token, password: form["password"] ?? "")
+                try await service.inPasswordTurn(of: "\(site) \(user)") { () throws(LoginError) in
+                    try service.deleteAccount(site: site, token: token, password: form["password"] ?? "")
+                }
                 context.logger.info("account deleted", metadata: ["site": "\(site)", "account": "\(user)", "via": "form"])
                 let (cookie, formHeaders) = WebsiteRequest.newFormCookie()
                 var headers = WebsiteRequest.clearSession

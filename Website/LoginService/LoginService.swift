@@ -21,6 +21,8 @@ public final class LoginService: Sendable {
     public let failureWindow: TimeInterval
     /// How long a session lasts.
     public let sessionLifetime: TimeInterval
+    /// Where passwords are hashed and checked, off the request threads, in turn by account.
+    let passwordWork = PasswordWorkPool()
 
     public init(
         store: AccountStore,
@@ -74,8 +76,8 @@ public final class LoginService: Sendable {
             try store.reserveAttempt(site: site, username: name, at: date, window: failureWindow, maximum: maximumFailures)
         }
         guard let reserved else { throw .unavailable }
+        // A refused attempt costs a transaction, not a hash: the pause is decided before hashing.
         if let end = reserved {
-            hasher.burn(password)
             throw .tooManyAttempts(retryAfterSeconds: max(1, Int(end.timeIntervalSince(date).rounded(.up))))
         }
         let stored = Self.stored { try store.passwordHash(site: site, username: name) } ?? nil
@@ -89,6 +91,19 @@ public final class LoginService: Sendable {
         guard matches else { throw .invalidCredentials }
         _ = Self.stored { try store.clearFailures(site: site, username: name) }
         return try startSession(site: site, username: name, kind: kind)
+    }
+
+    /// Runs `body`, which hashes or checks a password, on the password threads in `account`'s
+    /// turn: one account's guesses wait behind each other, not in front of another account's
+    /// sign-in. `unavailable` (503) at once when too much is waiting.
+    public func inPasswordTurn<T: Sendable>(
+        of account: String,
+        _ body: @escaping @Sendable () throws(LoginError) -> T
+    ) async throws(LoginError) -> T {
+        let key = account.trimmingCharacters(in: .whitespaces).lowercased()
+        let result = await passwordWork.run(key: key) { Result<T, LoginError>(catching: body) }
+        guard let result else { throw .unavailable }
+        return try result.get()
     }
 
     /// The account signed in with `token` on `site`.
