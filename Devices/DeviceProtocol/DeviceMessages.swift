@@ -81,24 +81,29 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     public var credentialIDs: [String]?
     /// For a web browser's passkey request: the page's origin.
     public var origin: String?
+    /// For `run` and `exec`: what the app reads on its standard input, so that secrets it is
+    /// given (`--password -`) never show in its arguments, and so in `ps`.
+    public var input: String?
 
     public init(
         _ operation: Operation,
         app: String? = nil,
         query: [String: SecValue]? = nil,
         attributesToUpdate: [String: SecValue]? = nil,
-        arguments: [String]? = nil
+        arguments: [String]? = nil,
+        input: String? = nil
     ) {
         self.operation = operation
         self.app = app
         self.query = query
         self.attributesToUpdate = attributesToUpdate
         self.arguments = arguments
+        self.input = input
     }
 
     private enum CodingKeys: String, CodingKey {
         case operation = "op"
-        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs, origin
+        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs, origin, input
     }
 
     /// A shared-web-credential call.

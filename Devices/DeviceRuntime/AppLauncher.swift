@@ -3,11 +3,20 @@ import Foundation
 
 /// Starts app processes with the device's environment and waits for them.
 enum AppLauncher {
-    /// Runs `executable` with `arguments`, giving it `socket` and the app's identity in its
-    /// environment; returns its exit status and everything it printed.
+    /// The most an app is given on its standard input: a pipe's buffer on Linux.
+    static let maximumInput = 65_536
+
+    struct InputTooLong: Error, CustomStringConvertible {
+        var description: String { "the app's standard input is longer than \(AppLauncher.maximumInput) bytes" }
+    }
+
+    /// Runs `executable` with `arguments` and `input` on its standard input (none: `/dev/null`),
+    /// giving it `socket` and the app's identity in its environment; returns its exit status and
+    /// everything it printed.
     static func run(
         executable: URL,
         arguments: [String],
+        input: String? = nil,
         socket: URL,
         bundleID: String,
         device: String,
@@ -25,12 +34,23 @@ enum AppLauncher {
         process.environment = environment
         process.currentDirectoryURL = directory
         let output = FileManager.default.temporaryDirectory.appending(path: "kclab-app-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        // The app's output may hold what it read from the keychain: the owner's alone.
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil, attributes: [.posixPermissions: 0o600])
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            // Written whole into the pipe before the app starts, and closed: it fits the pipe's
+            // buffer, so this never waits on the app, and no write can meet an app that has ended.
+            guard input.utf8.count <= Self.maximumInput else { throw InputTooLong() }
+            let pipe = Pipe()
+            try pipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try pipe.fileHandleForWriting.close()
+            process.standardInput = pipe
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
             do {

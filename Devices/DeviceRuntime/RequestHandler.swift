@@ -102,13 +102,17 @@ struct RequestHandler: Sendable {
             response.app = app.info
             return Self.encode(response)
         case .run:
-            return Self.encode(await launch(app, executable: app.installed.bundle.executableURL, arguments: request.arguments ?? []))
+            return Self.encode(
+                await launch(app, executable: app.installed.bundle.executableURL, arguments: request.arguments ?? [], input: request.input)
+            )
         case .exec:
             guard app.info.getTaskAllow else {
                 return Self.encode(.failure("\(bundleID) is not signed with get-task-allow: only development builds can be run as another program"))
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
-            return Self.encode(await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst())))
+            return Self.encode(
+                await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst()), input: request.input)
+            )
         case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
         case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install, .lockKeychain,
@@ -125,8 +129,9 @@ struct RequestHandler: Sendable {
         }
     }
 
-    /// Launches a process as `app` with a socket of its own, and waits for it.
-    private func launch(_ app: Device.App, executable: URL, arguments: [String]) async -> DeviceResponse {
+    /// Launches a process as `app` with a socket of its own and `input` on its standard input,
+    /// and waits for it.
+    private func launch(_ app: Device.App, executable: URL, arguments: [String], input: String?) async -> DeviceResponse {
         let socket = configuration.runFolder.appending(path: "\(UUID().uuidString.prefix(8)).sock")
         let bundleID = app.info.bundleID
         let handler = self
@@ -147,6 +152,7 @@ struct RequestHandler: Sendable {
             let (status, output) = try await AppLauncher.run(
                 executable: executable,
                 arguments: arguments,
+                input: input,
                 socket: socket,
                 bundleID: bundleID,
                 device: configuration.id,
@@ -158,7 +164,8 @@ struct RequestHandler: Sendable {
             response.output = output
             return response
         } catch {
-            return .failure("cannot launch \(executable.path): \(error.localizedDescription)")
+            let reason = error is AppLauncher.InputTooLong ? "\(error)" : error.localizedDescription
+            return .failure("cannot launch \(executable.path): \(reason)")
         }
     }
 

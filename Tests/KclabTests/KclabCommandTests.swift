@@ -150,6 +150,12 @@ import WorldTestSupport
     @Test func demoPlaysTheSeedsStories() async throws {
         try await withTemporaryDirectory { folder in
             let markdown = folder.appending(path: "walkthrough.md")
+            // Every secret the demo hands an app, watched for in every process's arguments while it runs.
+            let stories = DemoStory.seeds + DemoStory.sharedCredentials + DemoStory.mac + DemoStory.passkeys
+            let secrets = Set(stories.flatMap(\.steps).compactMap(\.input)).union(["B0b-builds-things"])
+            #expect(secrets.count >= 8)
+            let watcher = CommandLineWatcher(secrets: secrets)
+            watcher.start()
             let result = try run(
                 kclab,
                 [
@@ -157,7 +163,10 @@ import WorldTestSupport
                     markdown.path,
                 ]
             )
+            let seen = watcher.stop()
             #expect(result.status == 0, "\(result.stderr)")
+            #expect(seen.scans > 10, "the watcher looked while the demo ran")
+            #expect(seen.leaks.isEmpty, "secrets in process arguments: \(seen.leaks)")
             // docs/walkthrough.md cannot go stale: it is what this run writes (make walkthrough).
             let committed = try String(contentsOf: Self.repository.appending(path: "docs/walkthrough.md"), encoding: .utf8)
             let written = try String(contentsOf: markdown, encoding: .utf8)

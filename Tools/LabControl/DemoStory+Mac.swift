@@ -4,7 +4,7 @@ extension DemoStory {
         DemoStory(
             "A Mac's login keychain: another app asks, Always Allow, then no prompt",
             [
-                Step("mac-alice", "com.example.MacMail", ["mac-save", "imap-s3cret"]),
+                Step("mac-alice", "com.example.MacMail", ["mac-save", "-"], input: "imap-s3cret"),
                 .answer("mac-alice", ["pick 1"]),
                 Step("mac-alice", "com.example.MacNotes", ["mac-read"]),
                 Step("mac-alice", "com.example.MacNotes", ["mac-read"]),

@@ -8,7 +8,7 @@ extension DemoStory {
         DemoStory(
             "Seed 002: a password saved in the browser signs the app in",
             [
-                Step("iphone-alice", safari, ["signup", "https://example.com", "--user", "alice", "--password", "Corr3ct-Horse-42"]),
+                Step("iphone-alice", safari, ["signup", "https://example.com", "--user", "alice", "--password", "-"], input: "Corr3ct-Horse-42"),
                 Step("iphone-alice", demoApp, ["web-login"]),
             ],
             """
@@ -25,7 +25,7 @@ extension DemoStory {
                 Step("iphone-alice", adminApp, ["web-login"]),
                 Step.answer("ipad-alice", ["decline", "decline"]),
                 Step("ipad-alice", demoApp, ["web-login"]),
-                Step("ipad-alice", demoApp, ["web-login", "--user", "alice", "--password", "Corr3ct-Horse-42"]),
+                Step("ipad-alice", demoApp, ["web-login", "--user", "alice", "--password", "-"], input: "Corr3ct-Horse-42"),
             ],
             """
             DemoAdminApp lists D3KQX62K1A.com.example.DemoApp in keychain-access-groups, so DemoApp's saved
@@ -38,7 +38,7 @@ extension DemoStory {
         DemoStory(
             "Seed 002: the app changes the password; the browser follows",
             [
-                Step("iphone-alice", demoApp, ["web-change-password", "--new-password", "N3w-Horse-99"]),
+                Step("iphone-alice", demoApp, ["web-change-password", "--new-password", "-"], input: "N3w-Horse-99"),
                 Step("iphone-alice", safari, ["login", "https://example.com", "--user", "alice"]),
             ],
             """

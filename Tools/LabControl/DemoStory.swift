@@ -14,15 +14,18 @@ public struct DemoStory: Sendable {
         public let device: String
         public let app: String
         public let action: Action
+        /// A secret the app reads on its standard input (its argument is `-`), never an argument.
+        public let input: String?
 
-        public init(_ device: String, _ app: String, _ arguments: [String]) {
-            self.init(device: device, app: app, action: .run(arguments))
+        public init(_ device: String, _ app: String, _ arguments: [String], input: String? = nil) {
+            self.init(device: device, app: app, action: .run(arguments), input: input)
         }
 
-        private init(device: String, app: String, action: Action) {
+        private init(device: String, app: String, action: Action, input: String? = nil) {
             self.device = device
             self.app = app
             self.action = action
+            self.input = input
         }
 
         /// Installs `app`'s later version on `device`.
@@ -54,7 +57,7 @@ extension DemoStory {
             "Seed 000: App One and App Two share a token through a keychain access group",
             [
                 Step("iphone-alice", "com.example.AppOne", ["groups"]),
-                Step("iphone-alice", "com.example.AppOne", ["save-token", "s3cret-token"]),
+                Step("iphone-alice", "com.example.AppOne", ["save-token", "-"], input: "s3cret-token"),
                 Step("iphone-alice", "com.example.AppTwo", ["read-token"]),
             ],
             """
@@ -65,7 +68,7 @@ extension DemoStory {
         DemoStory(
             "Seed 004: the private group stays private",
             [
-                Step("iphone-alice", "com.example.AppOne", ["save-private", "diary"]),
+                Step("iphone-alice", "com.example.AppOne", ["save-private", "-"], input: "diary"),
                 Step("iphone-alice", "com.example.AppTwo", ["read-private"]),
                 Step("iphone-alice", "com.example.AppOne", ["read-private"]),
             ],
@@ -74,7 +77,7 @@ extension DemoStory {
         DemoStory(
             "Seed 004: an app whose prefix changed no longer sees its earlier items",
             [
-                Step("iphone-alice", "com.example.LegacyNotes", ["save-token", "meeting-notes"]),
+                Step("iphone-alice", "com.example.LegacyNotes", ["save-token", "-"], input: "meeting-notes"),
                 .update("iphone-alice", "com.example.LegacyNotes"),
                 Step("iphone-alice", "com.example.LegacyNotes", ["groups"]),
                 Step("iphone-alice", "com.example.LegacyNotes", ["read-token"]),
@@ -90,7 +93,7 @@ extension DemoStory {
         DemoStory(
             "Seed 000: App One and its extension share through an application group",
             [
-                Step("iphone-alice", "com.example.AppOne", ["save-suite", "suite-settings"]),
+                Step("iphone-alice", "com.example.AppOne", ["save-suite", "-"], input: "suite-settings"),
                 Step("iphone-alice", "com.example.AppOne.Suite", ["read-suite"]),
                 Step("iphone-alice", "com.example.AppTwo", ["read-suite"]),
             ],
@@ -118,7 +121,7 @@ extension DemoStory {
         DemoStory(
             "Seed 003: a family sharing through a common bundle seed ID",
             [
-                Step("iphone-alice", "com.useyourloaf.amazingApp1", ["family-write", "family-secret"]),
+                Step("iphone-alice", "com.useyourloaf.amazingApp1", ["family-write", "-"], input: "family-secret"),
                 Step("iphone-alice", "com.useyourloaf.amazingApp2", ["family-read"]),
                 Step("iphone-alice", "com.useyourloaf.amazingLite", ["family-read"]),
             ],

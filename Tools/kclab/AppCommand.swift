@@ -120,11 +120,15 @@ extension AppCommand {
 
         @OptionGroup var target: Target
 
+        @Flag(help: "Give the app this command's standard input (a password passed as - stays out of ps).")
+        var stdin = false
+
         @Argument(parsing: .postTerminator, help: "The app's arguments, after --.")
         var arguments: [String] = []
 
         func run() throws {
-            try launch(target, DeviceRequest(.run, app: target.app, arguments: arguments))
+            let input = stdin ? String(decoding: try StandardInput.read(what: "the app's input", limit: 65_536), as: UTF8.self) : nil
+            try launch(target, DeviceRequest(.run, app: target.app, arguments: arguments, input: input))
         }
     }
 
@@ -136,6 +140,9 @@ extension AppCommand {
         )
 
         @OptionGroup var target: Target
+
+        @Flag(help: "Give the program this command's standard input.")
+        var stdin = false
 
         @Argument(parsing: .postTerminator, help: "The program and its arguments, after --.")
         var command: [String] = []
@@ -150,7 +157,8 @@ extension AppCommand {
             if let program = resolved.first, program.contains("/"), !program.hasPrefix("/") {
                 resolved[0] = URL(fileURLWithPath: program).standardizedFileURL.path
             }
-            try launch(target, DeviceRequest(.exec, app: target.app, arguments: resolved))
+            let input = stdin ? String(decoding: try StandardInput.read(what: "the program's input", limit: 65_536), as: UTF8.self) : nil
+            try launch(target, DeviceRequest(.exec, app: target.app, arguments: resolved, input: input))
         }
     }
 }

@@ -128,7 +128,7 @@ struct DemoCommand: AsyncParsableCommand {
                 lines.append("the user will answer: \(answers.joined(separator: ", "))")
             case .run(let arguments):
                 let shown = (try? PromptLog.read(lab.promptLog(step.device)))?.count ?? 0
-                let response = try client.send(DeviceRequest(.run, app: step.app, arguments: arguments))
+                let response = try client.send(DeviceRequest(.run, app: step.app, arguments: arguments, input: step.input.map { $0 + "\n" }))
                 lines.append((response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
                 for prompt in ((try? PromptLog.read(lab.promptLog(step.device))) ?? []).dropFirst(shown) {
                     // A Mac's keychain prompt has three buttons; the other prompts list their buttons.

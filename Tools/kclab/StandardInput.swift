@@ -6,9 +6,9 @@ enum StandardInput {
     static let maximumBytes = 4 << 20
 
     /// All of standard input, or a failure past the limit.
-    static func read(what: String) throws -> Data {
-        let data = (try? FileHandle.standardInput.read(upToCount: maximumBytes + 1)) ?? Data()
-        guard data.count <= maximumBytes else { throw fail("\(what) on standard input is longer than \(maximumBytes) bytes", code: 2) }
+    static func read(what: String, limit: Int = maximumBytes) throws -> Data {
+        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
+        guard data.count <= limit else { throw fail("\(what) on standard input is longer than \(limit) bytes", code: 2) }
         return data
     }
 

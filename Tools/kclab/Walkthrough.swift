@@ -63,7 +63,7 @@ final class Walkthrough {
     static func shell(_ command: [String]) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+")
         let words = command.map { word in
-            word.allSatisfy(safe.contains) && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            word == "|" || (word.allSatisfy(safe.contains) && !word.isEmpty) ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
         }
         var line = ""
         var width = 0
@@ -82,7 +82,11 @@ final class Walkthrough {
     static func command(_ step: DemoStory.Step) -> [String] {
         let target = ["--state", ".demo", "--device", step.device]
         switch step.action {
-        case .run(let arguments): return ["kclab", "app", "run"] + target + ["--app", step.app, "--"] + arguments
+        case .run(let arguments):
+            // A secret goes on standard input: printf is the shell's own, so it is in no process's arguments.
+            let input = step.input.map { ["printf", "%s\\n", $0, "|"] } ?? []
+            let stdin = step.input == nil ? [] : ["--stdin"]
+            return input + ["kclab", "app", "run"] + target + ["--app", step.app] + stdin + ["--"] + arguments
         case .update: return ["kclab", "app", "update"] + target + ["--app", step.app]
         case .answer(let answers): return ["kclab", "device", "answer"] + target + answers
         }

@@ -10,9 +10,10 @@ struct BrowserCommand {
     }
 
     static let usage = """
-        usage: browser login URL --user NAME [--password P] [--save yes|no|never]
-               browser signup URL --user NAME --password P [--save yes|no]
-               browser change-password URL --user NAME --new-password P [--save yes|no]
+        usage: browser login URL --user NAME [--password P|-] [--save yes|no|never]
+               browser signup URL --user NAME --password P|- [--save yes|no]
+               browser change-password URL --user NAME --new-password P|- [--save yes|no]
+        (a password given as - is read from standard input, so it does not show in ps)
                browser delete-account URL --user NAME
                browser passwords [HOST] [--show]
                browser passkey-signup URL --user NAME
@@ -55,13 +56,13 @@ struct BrowserCommand {
         guard let user = options["user"] else { throw UsageError(message: "\(verb) needs --user NAME") }
         let site = try Site(target, user: user)
         switch verb {
-        case "login": return try await site.logIn(typed: options["password"], save: options["save"] ?? "yes")
+        case "login": return try await site.logIn(typed: options["password"].map(SecretArgument.resolve), save: options["save"] ?? "yes")
         case "signup":
             guard let password = options["password"] else { throw UsageError(message: "signup needs --password P") }
-            return try await site.signUp(password: password, save: options["save"] ?? "yes")
+            return try await site.signUp(password: SecretArgument.resolve(password), save: options["save"] ?? "yes")
         case "change-password":
             guard let new = options["new-password"] else { throw UsageError(message: "change-password needs --new-password P") }
-            return try await site.changePassword(to: new, save: options["save"] ?? "yes")
+            return try await site.changePassword(to: SecretArgument.resolve(new), save: options["save"] ?? "yes")
         case "delete-account": return try await site.deleteAccount()
         case "passkey-signup": return try await site.passkeySignUp()
         default: throw UsageError(message: "unknown command '\(verb)'")

@@ -1,3 +1,4 @@
+import DeviceNetwork
 import Foundation
 import KeychainLab
 import Security
@@ -6,7 +7,7 @@ import SeedSnippets
 /// demo-app: the program the demo world's apps run; each story is a subcommand, and what it may
 /// touch comes from the signature of the app it runs as.
 ///
-///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite
+///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite   (VALUE - : standard input)
 ///              save-private VALUE | read-private | snoop TEAM-GROUP
 ///              discover-team | family-write VALUE | family-read | seed000 | groups
 ///              mac-save VALUE | mac-read | mac-lock
@@ -33,8 +34,11 @@ enum DemoApp {
         }
     }
 
-    static func run(_ arguments: [String], app: String) throws {
+    static func run(_ given: [String], app: String) throws {
         let keychain = Keychain(service: service)
+        // A value given as - is read from standard input, so it does not show in ps.
+        var arguments = given
+        if arguments.count == 2, arguments[0] != "snoop" { arguments[1] = SecretArgument.resolve(arguments[1]) }
         switch (arguments.first, arguments.count) {
         case ("groups", 1):
             print("\(app) belongs to: \(Keychain.entitledAccessGroups.joined(separator: ", "))")
@@ -113,7 +117,8 @@ enum DemoApp {
         var options: [String: String] = [:]
         var index = 0
         while index + 1 < arguments.count, arguments[index].hasPrefix("--") {
-            options[String(arguments[index].dropFirst(2))] = arguments[index + 1]
+            let name = String(arguments[index].dropFirst(2))
+            options[name] = ["password", "new-password"].contains(name) ? SecretArgument.resolve(arguments[index + 1]) : arguments[index + 1]
             index += 2
         }
         do {
