@@ -19,7 +19,7 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build
@@ -106,13 +106,22 @@ static-check: deps
 	.build-static/release/kclab bundle verify .build-static/world/apps/com.example.AppOne.app --trust .build-static/world >/dev/null
 
 # Every parser fed mutated inputs, FUZZ_SECONDS each (at most a million inputs); a crash saves
-# its input in .fuzz-crashes/ and fails. Optimized, beside static-check's build (docs/reliability.md).
+# its input in .fuzz-crashes/ and fails, and so does an input far slower per byte than the
+# target's median (the slowest are kept in .fuzz-slow/). Then the complexity check: each parser
+# on inputs of N and 8N bytes in every shape, failing when the time grows more than 16 times.
+# Optimized, beside static-check's build (docs/reliability.md).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product kclab-fuzz
 	@mkdir -p .fuzz-crashes
 	@.build-static/release/kclab-fuzz --seconds $(FUZZ_SECONDS) --crashes .fuzz-crashes 2>.fuzz-crashes/stderr.log \
-	  || { grep -v CFPropertyList .fuzz-crashes/stderr.log | tail -n 20; ls -l .fuzz-crashes; exit 1; }
+	  || { grep -v CFPropertyList .fuzz-crashes/stderr.log | tail -n 20; ls -l .fuzz-crashes .fuzz-slow; exit 1; }
+	.build-static/release/kclab-fuzz --complexity 2>/dev/null
+
+# The complexity check alone, on the debug build (minutes, not the release build's half hour).
+complexity: deps
+	$(SWIFT) build --product kclab-fuzz
+	$(BIN)/kclab-fuzz --complexity 2>/dev/null
 
 # The same parsers under libFuzzer, coverage-guided, with AddressSanitizer: FUZZ_SECONDS each, the
 # corpus kept in .fuzz-corpus/ between runs (docs/reliability.md). FUZZ_TARGETS picks some.
@@ -165,4 +174,4 @@ compose-demo: compose-image
 	exit $$status
 
 clean:
-	rm -rf .build .build-static .demo .bench .bench-associations .durability .docker .fuzz-crashes .fuzz-corpus
+	rm -rf .build .build-static .demo .bench .bench-associations .durability .docker .fuzz-crashes .fuzz-corpus .fuzz-slow

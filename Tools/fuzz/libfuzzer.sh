@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs every kclab-libfuzzer target (or those named after the seconds) for SECONDS each,
 # coverage-guided; the corpus grows in .fuzz-corpus/TARGET between runs, a crash is saved in
-# .fuzz-crashes/ and fails the run. Prints one line per target: inputs run, coverage, corpus.
+# .fuzz-crashes/ and fails the run, and so does an input that takes more than 10 s (-timeout:
+# a slow parser fails as a crash does; libFuzzer saves it as timeout-*). Prints one line per
+# target: inputs run, coverage, corpus, the slowest unit.
 # Usage: Tools/fuzz/libfuzzer.sh PROGRAM SECONDS [TARGET...]
 set -eu
 program=$1
@@ -13,7 +15,7 @@ status=0
 for target in $targets; do
     log=.fuzz-crashes/libfuzzer-$target.log
     if KCLAB_FUZZ_TARGET=$target KCLAB_FUZZ_SEEDS=.fuzz-corpus/$target ASAN_OPTIONS=detect_leaks=0 \
-        "$program" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 -max_len=65536 \
+        "$program" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 -max_len=65536 -timeout=10 -report_slow_units=1 \
         -artifact_prefix=".fuzz-crashes/$target-" ".fuzz-corpus/$target" >"$log" 2>&1; then
         verdict="no crash"
     else
@@ -23,6 +25,7 @@ for target in $targets; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
     corpus=$(ls ".fuzz-corpus/$target" | wc -l)
-    printf '%-18s %s inputs in %s s, %s, corpus %s: %s\n' "$target" "${runs:-?}" "$seconds" "${coverage:-cov: ?}" "$corpus" "$verdict"
+    slowest=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log")
+    printf '%-18s %s inputs in %s s, %s, corpus %s, slowest %s s: %s\n' "$target" "${runs:-?}" "$seconds" "${coverage:-cov: ?}" "$corpus" "${slowest:-?}" "$verdict"
 done
 exit $status

@@ -19,6 +19,31 @@ public struct FuzzTarget: Sendable {
     public let about: String
     public let seeds: [[UInt8]]
     public let run: @Sendable ([UInt8]) -> Void
+    /// The input shapes the complexity check grows eightfold (`kclab-fuzz --complexity`).
+    public var shapes: [InputShape] = []
+
+    init(name: String, about: String, seeds: [[UInt8]], run: @escaping @Sendable ([UInt8]) -> Void) {
+        self.name = name
+        self.about = about
+        self.seeds = seeds
+        self.run = run
+    }
+
+    /// The shapes each target is checked with.
+    static func shapes(of name: String) -> [InputShape] {
+        switch name {
+        case "aasa": InputShape.aasa
+        case "url-match": InputShape.patterns
+        case "strict-json", "conventional-json": InputShape.json()
+        case "plist": InputShape.plist
+        case "world-yaml": InputShape.yaml
+        case "html-forms": InputShape.html
+        case "website-forms": InputShape.formBody
+        case "webauthn-cbor": InputShape.cbor
+        case "device-requests": InputShape.deviceRequest
+        default: []
+        }
+    }
 
     public static func all(demoWorld: String, signedFiles: [[UInt8]]) -> [FuzzTarget] {
         let queries = [
@@ -78,8 +103,9 @@ public struct FuzzTarget: Sendable {
         )
         let attestations = [passkey.attestationObject, CBOR.map([(.int(1), .array([.text("ü"), .bytes([0]), .null, .bool(true)]))]).encoded()]
         let relyingParty = RelyingParty(id: "example.com", hosts: ["example.com"])
+        let longURL = URL(string: "https://example.com/" + String(repeating: "a", count: 200))!
 
-        return [
+        let targets = [
             FuzzTarget(
                 name: "webauthn-cbor",
                 about: "CBOR as the website's relying party reads attestation objects and COSE keys",
@@ -140,6 +166,23 @@ public struct FuzzTarget: Sendable {
             FuzzTarget(name: "world-yaml", about: "the world file", seeds: [Array(demoWorld.utf8)]) { bytes in
                 _ = try? World.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
             },
+            FuzzTarget(
+                name: "url-match",
+                about: "a components pattern matched against a 200-character URL path",
+                seeds: ["/a/*", "/$(v)/?*", "*a*a*b"].map { Array($0.utf8) }
+            ) { bytes in
+                let encoded = try? JSONEncoder().encode(String(decoding: bytes, as: UTF8.self))
+                let pattern = encoded.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+                let json =
+                    "{\"applinks\": {\"details\": [{\"appIDs\": [\"ABCDE12345.a\"], \"components\": [{\"/\": \(pattern)}]}], "
+                    + "\"substitutionVariables\": {\"v\": [\"a\", \"aa\"]}}}"
+                _ = AssociationFile.read(Data(json.utf8)).file?.match(longURL, appID: "ABCDE12345.a")
+            },
         ]
+        return targets.map { target in
+            var shaped = target
+            shaped.shapes = shapes(of: target.name)
+            return shaped
+        }
     }
 }
