@@ -797,7 +797,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssociationServiceTests",
-            dependencies: ["AssociationAPI", "AssociationService", "AppIdentity", "SiteAssociation", "WorldTestSupport"],
+            dependencies: ["AssociationAPI", "AssociationService", "AppIdentity", "ServiceSupport", "SiteAssociation", "WorldTestSupport"],
             path: "Tests/AssociationServiceTests",
             swiftSettings: strictSettings
         ),

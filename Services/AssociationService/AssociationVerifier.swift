@@ -1,6 +1,7 @@
 public import AppIdentity
 public import CMSSupport
 public import Foundation
+import ServiceSupport
 public import SiteAssociation
 public import SiteAssociationFetch
 
@@ -12,12 +13,48 @@ public final class AssociationVerifier: Sendable {
     /// The Apple-like CDN's base URL; nil makes every device fetch directly.
     private let cdn: String?
     private let now: @Sendable () -> Date
+    /// Where fetched files are read: threads of their own, taken in turn by host, so that one
+    /// site's file never holds up another site's verdict, and a file that takes more than
+    /// `budget` to read is abandoned with a pending verdict.
+    private let reading = FairWorkPool(name: "aasa-read", maximumQueued: 1024)
+    public let budget: Duration
 
-    public init(fetcher: SiteFetcher, trust: TrustStore, cdn: String?, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        fetcher: SiteFetcher,
+        trust: TrustStore,
+        cdn: String?,
+        budget: Duration = .seconds(5),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.fetcher = fetcher
         self.trust = trust
         self.cdn = cdn
+        self.budget = budget
         self.now = now
+    }
+
+    /// `evaluator`'s verdict on `attempts`, worked out on the reading threads within the budget.
+    private func evaluate(_ evaluator: SiteEvaluator, _ attempts: [FetchAttempt], _ entry: AssociatedDomain, appID: String) async -> SiteReport {
+        let outcome = await reading.run(key: entry.host, budget: budget) {
+            evaluator.evaluate(attempts, service: entry.service, appID: appID)
+        }
+        switch outcome {
+        case .done(let report): return report
+        case .busy:
+            return SiteReport(
+                verdict: .pending,
+                url: attempts.last?.url ?? "",
+                checks: [.fail("cpu-budget", "too many association files are waiting to be read; this one is read again at the next retry")],
+                services: [:]
+            )
+        case .overBudget:
+            return SiteReport(
+                verdict: .pending,
+                url: attempts.last?.url ?? "",
+                checks: [.fail("cpu-budget", "reading the file took longer than \(budget); abandoned, it is read again at the next retry")],
+                services: [:]
+            )
+        }
     }
 
     /// The iOS release a device corresponds to (macOS 11 shipped with iOS 14's machinery).
@@ -53,11 +90,11 @@ public final class AssociationVerifier: Sendable {
                     services: [:]
                 )
             }
-            var report = evaluator.evaluate([attempt], service: entry.service, appID: appID)
+            var report = await evaluate(evaluator, [attempt], entry, appID: appID)
             report.checks.insert(.pass("cdn", "read through the CDN (a copy \(headers["age"] ?? "0") s old)"), at: 0)
             return report
         }
         let attempts = await fetcher.fetchFile(SiteFetcher.locations(for: entry.fileAuthority, rootOnly: era < 9))
-        return evaluator.evaluate(attempts, service: entry.service, appID: appID)
+        return await evaluate(evaluator, attempts, entry, appID: appID)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import ServiceSupport
 import WorldFile
 
 /// The website's accounts: create, log in, change the password, delete, who is signed in. Pure
@@ -22,7 +23,7 @@ public final class LoginService: Sendable {
     /// How long a session lasts.
     public let sessionLifetime: TimeInterval
     /// Where passwords are hashed and checked, off the request threads, in turn by account.
-    let passwordWork = PasswordWorkPool()
+    let passwordWork = FairWorkPool(name: "password")
 
     public init(
         store: AccountStore,
@@ -101,9 +102,10 @@ public final class LoginService: Sendable {
         _ body: @escaping @Sendable () throws(LoginError) -> T
     ) async throws(LoginError) -> T {
         let key = account.trimmingCharacters(in: .whitespaces).lowercased()
-        let result = await passwordWork.run(key: key) { Result<T, LoginError>(catching: body) }
-        guard let result else { throw .unavailable }
-        return try result.get()
+        switch await passwordWork.run(key: key, { Result<T, LoginError>(catching: body) }) {
+        case .done(let result): return try result.get()
+        case .busy, .overBudget: throw .unavailable
+        }
     }
 
     /// The account signed in with `token` on `site`.
