@@ -18,6 +18,15 @@ struct CallChannelServer: Service {
     private let logger: Logger
     /// Calls one connection may have in flight; more are refused at once with `tooManyCalls`.
     static let maximumInFlight = 1024
+    /// Answer bytes written but not yet taken by the device past which keychaind reads no more of
+    /// the connection's calls, until the device catches up.
+    static let readPauseBytes = 8 << 20
+    /// Answer bytes waiting for a device past which the connection is closed: a device that reads
+    /// no answers holds keychaind's memory for nothing. Room for the largest answer and the pause.
+    static let maximumWaitingBytes = CallFrame.maximumAnswerLength + readPauseBytes
+    /// Calls of one connection being worked on at once; the rest of its calls in flight wait,
+    /// and wait longer while its answers are not taken.
+    static let maximumRunning = 32
 
     /// Binds `host:port` (0 picks a free port) with keychaind's TLS identity; a client must
     /// present a certificate chaining to the world's root.
@@ -50,8 +59,12 @@ struct CallChannelServer: Service {
 
 /// One connection: each call is made in a task of its own, so calls overlap; each answer is
 /// written when its call is done, and the answers of one turn of the event loop share one flush.
-private final class CallHandler: ChannelInboundHandler {
+/// Answers the device has not taken yet count against the connection: past
+/// ``CallChannelServer/readPauseBytes`` its calls are not read, past
+/// ``CallChannelServer/maximumWaitingBytes`` it is closed (backpressure, issue 24 point 6).
+private final class CallHandler: ChannelDuplexHandler {
     typealias InboundIn = [UInt8]
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let calls: KeychainCalls
@@ -59,7 +72,15 @@ private final class CallHandler: ChannelInboundHandler {
     // Only touched on the channel's event loop.
     private var device: DeviceIdentity?? = nil
     private var inFlight = 0
+    /// Calls read and not yet started, and the number being worked on.
+    private var queued: [(id: UInt32, message: Result<CallMessage, WireError>, device: DeviceIdentity?)] = []
+    private var queueStart = 0
+    private var running = 0
     private let flusher = OneFlushPerTurn()
+    /// Answer bytes written and not yet sent; whether a read was held back because of them.
+    private var waitingBytes = 0
+    private var heldRead = false
+    private var closing = false
 
     init(calls: KeychainCalls, logger: Logger) {
         self.calls = calls
@@ -82,7 +103,30 @@ private final class CallHandler: ChannelInboundHandler {
         if device == nil { device = .some(Self.device(context)) }
         let caller = device ?? nil
         inFlight += 1
-        Self.start(id: id, message, device: caller, calls: calls, logger: logger, NIOLoopBound((self, context), eventLoop: context.eventLoop))
+        queued.append((id, message, caller))
+        startQueued(context)
+    }
+
+    /// Starts waiting calls while fewer than ``CallChannelServer/maximumRunning`` run and the
+    /// device takes its answers.
+    private func startQueued(_ context: ChannelHandlerContext) {
+        while !closing, running < CallChannelServer.maximumRunning, waitingBytes < CallChannelServer.readPauseBytes, queueStart < queued.count {
+            let next = queued[queueStart]
+            queueStart += 1
+            running += 1
+            Self.start(
+                id: next.id,
+                next.message,
+                device: next.device,
+                calls: calls,
+                logger: logger,
+                NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            )
+        }
+        if queueStart == queued.count {
+            queued.removeAll(keepingCapacity: true)
+            queueStart = 0
+        }
     }
 
     /// A task per call (structured concurrency cannot reach into a channel handler): it runs on
@@ -101,6 +145,21 @@ private final class CallHandler: ChannelInboundHandler {
         }
     }
 
+    /// Reads go on only while the device takes its answers.
+    func read(context: ChannelHandlerContext) {
+        guard waitingBytes < CallChannelServer.readPauseBytes else {
+            heldRead = true
+            return
+        }
+        context.read()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // Answers a device never took may have grown the heap: give the pages back.
+        if waitingBytes > 0 { MemoryRelease.trim() }
+        context.fireChannelInactive()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("a call channel connection failed", metadata: ["error": "\(error)"])
         context.close(promise: nil)
@@ -109,7 +168,9 @@ private final class CallHandler: ChannelInboundHandler {
     private static func deliver(_ answer: AnswerMessage, _ bound: NIOLoopBound<(CallHandler, ChannelHandlerContext)>) {
         let (handler, context) = bound.value
         handler.inFlight -= 1
+        handler.running -= 1
         handler.send(answer, context: context)
+        handler.startQueued(context)
     }
 
     private func send(_ answer: AnswerMessage, context: ChannelHandlerContext) {
@@ -120,7 +181,32 @@ private final class CallHandler: ChannelInboundHandler {
             let reason = "the answer is \(encoded.count) bytes, more than the \(CallFrame.maximumAnswerLength) a call may return; ask for fewer items"
             encoded = AnswerMessage(id: answer.id, body: .answer(.init(status: .allocate, result: nil, reason: reason))).encoded()
         }
-        context.write(wrapOutboundOut(CallFrame.buffer(encoded, allocator: context.channel.allocator)), promise: nil)
+        guard !closing else { return }
+        let size = encoded.count + 4
+        guard waitingBytes + size <= CallChannelServer.maximumWaitingBytes else {
+            logger.notice(
+                "closing a call channel connection whose device takes no answers",
+                metadata: ["waiting.bytes": "\(waitingBytes)", "calls.in_flight": "\(inFlight)"]
+            )
+            closing = true
+            queued.removeAll()
+            queueStart = 0
+            context.close(promise: nil)
+            return
+        }
+        waitingBytes += size
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { _ in
+            let (handler, context) = bound.value
+            handler.waitingBytes -= size
+            handler.startQueued(context)
+            if handler.heldRead, handler.waitingBytes < CallChannelServer.readPauseBytes {
+                handler.heldRead = false
+                context.read()
+            }
+        }
+        context.write(wrapOutboundOut(CallFrame.buffer(encoded, allocator: context.channel.allocator)), promise: promise)
         flusher.flush(context)
     }
 
