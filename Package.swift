@@ -500,6 +500,16 @@ let package = Package(
             path: "Devices/DeviceRuntime",
             swiftSettings: strictSettings
         ),
+        /// Landlock's system calls, for the app sandbox.
+        .target(name: "CLandlock", path: "Devices/CLandlock"),
+        /// app-sandbox: what a device starts an app through, confined with Landlock to the system's
+        /// folders, its own and a private temporary folder (docs/reliability.md, "Apps in a sandbox").
+        .executableTarget(
+            name: "app-sandbox",
+            dependencies: ["CLandlock"],
+            path: "Devices/AppSandbox",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "device",
             dependencies: [
@@ -758,6 +768,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
+                "app-sandbox",
                 "DeviceProtocol",
                 "KeychainAPI",
                 "KeychainCallChannel",
@@ -847,7 +858,8 @@ let package = Package(
         .testTarget(
             name: "KclabTests",
             dependencies: [
-                "kclab", "keychaind", "device", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl", "WorldTestSupport",
+                "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl",
+                "WorldTestSupport",
                 "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile",
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -21,16 +21,30 @@ enum AppLauncher {
         bundleID: String,
         device: String,
         directory: URL,
-        extraEnvironment: [String: String] = [:]
+        extraEnvironment: [String: String] = [:],
+        readable: [URL] = []
     ) async throws -> (Int32, String) {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment[DeviceEnvironment.socket] = socket.path
         environment[DeviceEnvironment.bundleID] = bundleID
         environment[DeviceEnvironment.device] = device
         environment.merge(extraEnvironment) { $1 }
+        // A private temporary folder, the app's home too: the only place it may write.
+        let home = FileManager.default.temporaryDirectory.appending(path: "kclab-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: home) }
+        environment["TMPDIR"] = home.path
+        environment["HOME"] = home.path
+        let program = executable.resolvingSymlinksInPath()
+        if let sandbox = AppSandboxProgram.path {
+            process.executableURL = sandbox
+            let folders = [program.deletingLastPathComponent()] + readable
+            process.arguments = folders.flatMap { ["--read", $0.path] } + ["--write", home.path, "--", program.path] + arguments
+        } else {
+            process.executableURL = program
+            process.arguments = arguments
+        }
         process.environment = environment
         process.currentDirectoryURL = directory
         let output = FileManager.default.temporaryDirectory.appending(path: "kclab-app-\(UUID().uuidString).out")

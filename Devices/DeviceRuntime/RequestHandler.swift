@@ -147,7 +147,8 @@ struct RequestHandler: Sendable {
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket.path) {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        logger.info("launching", metadata: ["app.bundle": "\(bundleID)", "program": "\(executable.path)"])
+        let sandbox = AppSandboxProgram.path == nil ? "off" : "landlock"
+        logger.info("launching", metadata: ["app.bundle": "\(bundleID)", "program": "\(executable.path)", "sandbox": "\(sandbox)"])
         do {
             let (status, output) = try await AppLauncher.run(
                 executable: executable,
@@ -157,7 +158,8 @@ struct RequestHandler: Sendable {
                 bundleID: bundleID,
                 device: configuration.id,
                 directory: app.installed.bundle.url,
-                extraEnvironment: configuration.networkEnvironment()
+                extraEnvironment: configuration.networkEnvironment(),
+                readable: [configuration.builtWorld.appending(path: "trust/web-root-ca.pem")]
             )
             var response = DeviceResponse()
             response.exitCode = status

@@ -1,0 +1,1 @@
+// Landlock is called through the inline functions of include/CLandlock.h.

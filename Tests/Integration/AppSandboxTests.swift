@@ -1,0 +1,59 @@
+import Foundation
+import LabControl
+import Testing
+import WorldTestSupport
+
+/// An app reaches nothing but its device's socket (issue 24, point 8): a program run as an app
+/// tries to read the lab operator's key (with which it could call keychaind's admin route and dump
+/// every keychain), keychaind's state, another app's bundle and the world's signing key, to write
+/// beside itself and to signal keychaind, and is refused each; the same script run outside the
+/// sandbox does them all.
+@Suite(.serialized) struct AppSandboxTests {
+    typealias W = IntegrationWorlds
+
+    @Test func anAppCannotReadTheLabsKeysOrOtherAppsFiles() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let world = lab.state.builtWorld
+            let operatorKey = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: world.appending(path: "services/kclab").path).first { $0.hasSuffix(".key") }
+            )
+            let targets = [
+                world.appending(path: "services/kclab/\(operatorKey)").path,
+                world.appending(path: "ca/profile-signing.key").path,
+                lab.state.root.appending(path: "devices/\(W.phone)/apps/com.example.AppTwo.app/embedded.mobileprovision").path,
+            ]
+            let folder = lab.state.root.appending(path: "escape")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let script = folder.appending(path: "escape.sh")
+            var text = "#!/bin/sh\n"
+            for target in targets {
+                text += "if head -c 1 '\(target)' >/dev/null 2>&1; then echo 'READ \(target)'; else echo 'DENIED \(target)'; fi\n"
+            }
+            let keychaindState = lab.state.root.appending(path: "keychaind").path
+            text += "if ls '\(keychaindState)' >/dev/null 2>&1; then echo 'LISTED keychaind'; else echo 'DENIED keychaind'; fi\n"
+            text += "if echo x > '\(folder.appending(path: "written").path)' 2>/dev/null; then echo 'WROTE'; else echo 'DENIED write'; fi\n"
+            text += "if echo x > \"$TMPDIR/own\"; then echo 'OWN TEMP'; fi\n"
+            let keychaind = try #require(LabRecord.read(lab.state)?.processes.first { $0.name == "keychaind" }?.pid)
+            text += "if kill -0 \(keychaind) 2>/dev/null; then echo 'SIGNALED keychaind'; else echo 'DENIED signal'; fi\n"
+            try Data(text.utf8).write(to: script)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+
+            // Outside the sandbox the script reads everything: the paths are right.
+            let outside = try runTool("/bin/sh", [script.path])
+            #expect(outside.stdout.components(separatedBy: "READ ").count == targets.count + 1, "\(outside.stdout)")
+            #expect(outside.stdout.contains("SIGNALED keychaind"), "\(outside.stdout)")
+
+            let inside = try run(
+                WorldTestSupport.kclab,
+                ["app", "exec", "--state", lab.state.root.path, "--device", W.phone, "--app", "com.example.AppOne", "--", script.path]
+            )
+            #expect(inside.status == 0, "\(inside.stderr)")
+            for target in targets { #expect(inside.stdout.contains("DENIED \(target)"), "\(inside.stdout)") }
+            #expect(inside.stdout.contains("DENIED keychaind"), "\(inside.stdout)")
+            #expect(inside.stdout.contains("DENIED write"), "its own folder is read-only: \(inside.stdout)")
+            #expect(inside.stdout.contains("OWN TEMP"), "its private temporary folder is writable: \(inside.stdout)")
+            #expect(!inside.stdout.contains("READ "), "\(inside.stdout)")
+            #expect(inside.stdout.contains("DENIED signal"), "it cannot signal (kill) the lab's processes: \(inside.stdout)")
+        }
+    }
+}
