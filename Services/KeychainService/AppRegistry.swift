@@ -5,6 +5,7 @@ import Foundation
 import KeychainAPI
 import KeychainItems
 import KeychainTypes
+import ServiceSupport
 import Synchronization
 
 /// The apps each device has registered, verified by keychaind itself from their signatures.
@@ -20,12 +21,25 @@ final class AppRegistry: Sendable {
 
     private let verifier: SignatureVerifier
     private let now: @Sendable () -> Date
+    /// Where a device's registrations are verified: off the threads that answer calls, in turn by
+    /// device, within `budget` (docs/reliability.md, "Time").
+    private let verifying = FairWorkPool(name: "verify", maximumQueued: 256)
+    static let budget: Duration = .seconds(5)
     // The registry's state; every access goes through this Mutex.
     private let entries = Mutex<[String: Entry]>([:])
 
     init(trust: TrustStore, now: @escaping @Sendable () -> Date) {
         verifier = SignatureVerifier(trust: trust)
         self.now = now
+    }
+
+    /// ``register(_:device:platform:)`` on the verifying threads, in `device`'s turn; nil when it
+    /// did not finish within ``budget`` or too many registrations wait.
+    func registerInTurn(_ registration: KeychainAPI.AppRegistration, device: String, platform: Platform?) async -> Result<Entry, SignatureFailure>? {
+        switch await verifying.run(key: device, budget: Self.budget, { self.register(registration, device: device, platform: platform) }) {
+        case .done(let result): result
+        case .busy, .overBudget: nil
+        }
     }
 
     /// Verifies and records `registration` for `device`, a device of `platform` (as it reported);
@@ -67,7 +81,7 @@ final class AppRegistry: Sendable {
 }
 
 /// Why a registration was refused.
-struct SignatureFailure: Error {
+struct SignatureFailure: Error, Sendable {
     let appID: String?
     let refusals: [Refusal]
 }

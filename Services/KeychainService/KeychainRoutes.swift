@@ -57,7 +57,17 @@ struct KeychainRoutes: Sendable {
         router.post("/v1/apps") { request, context in
             let device = try await Self.device(context)
             let registration = try await Self.decode(KeychainAPI.AppRegistration.self, request, context)
-            switch self.apps.register(registration, device: device.udid, platform: self.devices.report(for: device.udid)?.platform) {
+            let platform = self.devices.report(for: device.udid)?.platform
+            let verified = await self.apps.registerInTurn(registration, device: device.udid, platform: platform)
+            guard let verified else {
+                context.logger.notice("app registration abandoned", metadata: ["device.udid": "\(device.udid)"])
+                throw Self.problem(
+                    .serviceUnavailable,
+                    "verificationBudget",
+                    "verifying the app's signature took longer than \(AppRegistry.budget), or too many wait: try again"
+                )
+            }
+            switch verified {
             case .success(let entry):
                 let state = self.devices.report(for: device.udid).map(KeychainCalls.state) ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
                 let client = self.calls.client(entry, device: device.udid, state: state, account: nil)

@@ -11,6 +11,10 @@ import WebCredentials
 /// the broker decides from the verified signature, never from what the device claims about it.
 struct WebCredentialRoutes: Sendable {
     let verifier: SignatureVerifier
+    /// Where callers' signatures are verified: off the request threads, in turn by device, within
+    /// a budget (docs/reliability.md, "Time").
+    let verifying = FairWorkPool(name: "verify", maximumQueued: 256)
+    static let budget: Duration = .seconds(5)
     let keychaind: ServiceClient
     let associationd: ServiceClient
     let approvals: ApprovalStore
@@ -20,7 +24,7 @@ struct WebCredentialRoutes: Sendable {
         router.post("/v1/credentials/add") { request, context in
             let device = try await Self.device(context)
             let body = try await RouteSupport.decode(WebCredentialAPI.AddRequest.self, request, limit: context.maxUploadSize)
-            let app = try verify(body.caller, device: device)
+            let app = try await verify(body.caller, device: device)
             let started = ContinuousClock.now
             let outcome = await broker(for: device).add(body, app: app)
             WebCredentialMetrics.call("SecAddSharedWebCredential", outcome, consent: body.consent, duration: ContinuousClock.now - started)
@@ -30,7 +34,7 @@ struct WebCredentialRoutes: Sendable {
         router.post("/v1/credentials/request") { request, context in
             let device = try await Self.device(context)
             let body = try await RouteSupport.decode(WebCredentialAPI.CopyRequest.self, request, limit: context.maxUploadSize)
-            let app = try verify(body.caller, device: device)
+            let app = try await verify(body.caller, device: device)
             let started = ContinuousClock.now
             let outcome = await broker(for: device).request(body, app: app)
             WebCredentialMetrics.call("SecRequestSharedWebCredential", outcome, consent: body.consent, duration: ContinuousClock.now - started)
@@ -62,7 +66,7 @@ struct WebCredentialRoutes: Sendable {
         router.post("/v1/passkeys/\(name)") { request, context in
             let device = try await Self.device(context)
             let body = try await RouteSupport.decode(Body.self, request, limit: context.maxUploadSize)
-            let app = try verify(body.caller, device: device)
+            let app = try await verify(body.caller, device: device)
             let started = ContinuousClock.now
             let outcome = await perform(broker(for: device), body, app)
             WebCredentialMetrics.call("passkey \(name)", outcome, consent: body.answered, duration: ContinuousClock.now - started)
@@ -80,8 +84,13 @@ struct WebCredentialRoutes: Sendable {
     }
 
     /// The calling app from its signed files, checked as at install (and for this device).
-    private func verify(_ caller: WebCredentialAPI.Caller, device: DeviceIdentity) throws -> CallingApp {
-        let check = verifier.verify(SignedApp(profile: caller.profile, codeSignature: caller.codeSignature), device: device.udid, at: Date())
+    private func verify(_ caller: WebCredentialAPI.Caller, device: DeviceIdentity) async throws -> CallingApp {
+        let verifier = self.verifier
+        let signed = SignedApp(profile: caller.profile, codeSignature: caller.codeSignature)
+        let outcome = await verifying.run(key: device.udid, budget: Self.budget) { verifier.verify(signed, device: device.udid, at: Date()) }
+        guard case .done(let check) = outcome else {
+            throw HTTPError(.serviceUnavailable, message: "verifying the app's signature took longer than \(Self.budget), or too many wait")
+        }
         guard let app = check.verified else {
             throw HTTPError(.forbidden, message: "the app's signature is not valid: \(check.refusals.map(\.description).joined(separator: "; "))")
         }
