@@ -66,7 +66,7 @@ public enum CDNServer {
             CDNAnswer.from(await fetcher.fetchFile(SiteFetcher.locations(for: authority)), successMaxAge: maxAge)
         }
         let router = Router()
-        router.get("/a/v1/:domain") { _, context -> Response in
+        router.get("\(AppleCDNPath.prefix):domain") { _, context -> Response in
             let authority = (context.parameters.get("domain") ?? "").lowercased()
             guard Self.isAuthority(authority) else {
                 return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "not a domain: \(authority)\n")))

@@ -59,13 +59,13 @@ public final class AssociationVerifier: Sendable {
 
     /// The iOS release a device corresponds to (macOS 11 shipped with iOS 14's machinery).
     public static func iOSEra(platform: Platform, version: OSVersion) -> Int {
-        platform == .macos ? version.major + 3 : version.major
+        AssociationEra.iOSRelease(isMac: platform == .macos, major: version.major)
     }
 
     /// Where the file for `entry` comes from on a device of this era: iOS 14+ asks the CDN unless
     /// the entry's mode sends it to the site (`direct`).
     public static func readsThroughCDN(era: Int, direct: Bool) -> Bool {
-        era >= 14 && !direct
+        AssociationEra.readsThroughCDN(era: era, direct: direct)
     }
 
     public func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
@@ -80,7 +80,7 @@ public final class AssociationVerifier: Sendable {
         }
         let evaluator = SiteEvaluator(host: entry.host, trust: trust, now: now(), era: era)
         if let cdn, Self.readsThroughCDN(era: era, direct: direct) {
-            let (attempt, headers) = await fetcher.fetchWithHeaders("\(cdn)/a/v1/\(entry.fileAuthority)")
+            let (attempt, headers) = await fetcher.fetchWithHeaders(AppleCDNPath.url(base: cdn, authority: entry.fileAuthority))
             if case .response(let status, _, _, _, _) = attempt.outcome, status != 200 {
                 let reason = headers["apple-failure-reason"] ?? "HTTP \(status)"
                 return SiteReport(

@@ -150,7 +150,7 @@ extension AASACommand {
             guard let authority = URL(string: location).flatMap({ url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } }) else {
                 throw ValidationError("no domain in '\(location)'")
             }
-            let (attempt, headers) = await fetcher.fetchWithHeaders("\(base)/a/v1/\(authority)")
+            let (attempt, headers) = await fetcher.fetchWithHeaders(AppleCDNPath.url(base: base, authority: authority))
             let age = Int(headers["age"] ?? "") ?? 0
             var cdnChecks: [SiteAssociation.Check] = []
             guard case .response(let status, _, _, let copy, _) = attempt.outcome else {
@@ -241,7 +241,7 @@ extension AASACommand {
             guard parts.count == 2, parts[0] == "ios" || parts[0] == "macos", let major = Int(parts[1].split(separator: ".")[0]) else {
                 throw ValidationError("--os must look like ios:17 or macos:14")
             }
-            return parts[0] == "macos" ? major + 4 : major
+            return AssociationEra.iOSRelease(isMac: parts[0] == "macos", major: major)
         }
 
         private func parsedTarget(rootOnly: Bool) throws -> (host: String, locations: [String]) {

@@ -227,7 +227,7 @@ struct ExplainCommand: AsyncParsableCommand {
             }
             for record in records {
                 let age = Int(Date().timeIntervalSince(record.lastChecked))
-                let source = record.url.contains("/a/v1/") ? "through the Apple-like CDN (iOS 14 and later)" : "from the site directly"
+                let source = AppleCDNPath.isCDN(record.url) ? "through the Apple-like CDN (iOS 14 and later)" : "from the site directly"
                 say("\(names[record.device] ?? record.device) (\(record.platform) \(record.osVersion)): \(record.appID) \(record.entry)")
                 say("  \(record.state.rawValue): \(record.reason)")
                 say("  the file came \(source): \(record.url), checked \(age) s ago")
