@@ -219,7 +219,6 @@ let package = Package(
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
         ),
-        /// keychaind's routes: device reports, app registration from signatures, the four SecItem calls.
         /// keychaind's call channel: SecItem calls as length-prefixed binary frames on long-lived
         /// mutual-TLS connections, many at once (the fast path between devices and keychaind).
         .target(
@@ -250,6 +249,7 @@ let package = Package(
             path: "Services/ServiceMetrics",
             swiftSettings: strictSettings
         ),
+        /// keychaind's routes: device reports, app registration from signatures, the four SecItem calls.
         .target(
             name: "KeychainService",
             dependencies: [

@@ -1,29 +1,30 @@
 public import AuthenticationServices
 public import Foundation
+import Synchronization
 import WebAuthn
 
 /// One `ASAuthorizationController` request, awaited: the delegate's answer as a result.
+/// `@unchecked Sendable` because NSObject is not Sendable; the one mutable field, the waiting
+/// continuation, is behind a Mutex, so the delegate may be called from any thread, once.
 public final class Authorization: NSObject, ASAuthorizationControllerDelegate, @unchecked Sendable {
-    private var continuation: CheckedContinuation<ASAuthorization, any Error>?
+    private let continuation = Mutex<CheckedContinuation<ASAuthorization, any Error>?>(nil)
 
     public static func perform(_ request: ASAuthorizationRequest) async throws -> ASAuthorization {
         let delegate = Authorization()
         let controller = ASAuthorizationController(authorizationRequests: [request])
         controller.delegate = delegate
         return try await withCheckedThrowingContinuation { continuation in
-            delegate.continuation = continuation
+            delegate.continuation.withLock { $0 = continuation }
             controller.performRequests()
         }
     }
 
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        continuation?.resume(returning: authorization)
-        continuation = nil
+        continuation.withLock { $0.take() }?.resume(returning: authorization)
     }
 
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        continuation?.resume(throwing: error)
-        continuation = nil
+        continuation.withLock { $0.take() }?.resume(throwing: error)
     }
 }
 

@@ -37,12 +37,6 @@ public final class KeyVault: Sendable {
         return keys
     }
 
-    /// Forgets every key of `keychain` (its items can no longer be read): a device erased.
-    func destroy(_ keychain: String) throws {
-        cache.withLock { _ = $0.removeValue(forKey: keychain) }
-        try? FileManager.default.removeItem(at: file(for: keychain))
-    }
-
     private func masterKey(for keychain: String) throws -> SymmetricKey {
         let url = file(for: keychain)
         if let bytes = try? Data(contentsOf: url) {

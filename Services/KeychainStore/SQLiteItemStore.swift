@@ -162,14 +162,6 @@ public final class SQLiteItemStore: ItemStore {
         }
     }
 
-    /// Removes every item of `keychain` and forgets its keys.
-    public func erase(keychain: String) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM items WHERE kc = ?", arguments: [KeychainNumber.of(keychain)])
-        }
-        try vault.destroy(keychain)
-    }
-
     /// Removes every item of every keychain (`kclab reset`); keys are kept.
     public func eraseAll() async throws {
         try await pool.write { db in

@@ -67,11 +67,4 @@ public enum TLSIdentities {
         configuration.minimumTLSVersion = .tlsv12
         return configuration
     }
-
-    /// A client with no certificate of its own, trusting the world's web root (to show the refusal).
-    public static func anonymousClient(world: URL) throws -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(WorldLayout(root: world).url(WorldLayout.webRootCA).path))
-        return configuration
-    }
 }

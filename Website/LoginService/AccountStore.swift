@@ -91,12 +91,6 @@ public final class AccountStore: Sendable {
         }
     }
 
-    public func usernames(site: String) throws -> [String] {
-        try database.read { db in
-            try String.fetchAll(db, sql: "SELECT username FROM accounts WHERE site = ? ORDER BY username", arguments: [site])
-        }
-    }
-
     // MARK: Sessions
 
     public func insertSession(tokenHash: String, site: String, username: String, kind: String, at date: Date, expires: Date) throws {
