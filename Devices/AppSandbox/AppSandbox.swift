@@ -5,8 +5,11 @@ import Glibc
 /// system's folders (read and execute), the folders given with `--read`, the folders given with
 /// `--write` (everything), and a few devices, then executes the app, which stays confined: the
 /// lab's state (keys, databases, other apps' files) is out of its reach, whatever user it runs as.
+/// On Landlock ABI 4 and later it may open TCP connections only to the `--connect` ports (the
+/// lab's websites), and bind none. Started as root (CI, containers), it first gives up every
+/// capability, so the app keeps root's user ID but none of root's powers.
 ///
-///     app-sandbox [--read DIR]... [--write DIR]... [--require] -- PROGRAM [ARGUMENT]...
+///     app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--require] -- PROGRAM [ARGUMENT]...
 ///
 /// Without Landlock (a kernel before 5.13, or one built without it) the app runs unconfined with
 /// a warning, or not at all with `--require`. Exit status 126: the sandbox could not be set up.
@@ -24,30 +27,38 @@ enum AppSandbox {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var readable: [String] = []
         var writable: [String] = []
+        var ports: [UInt16] = []
         var require = false
         while let first = arguments.first, first != "--" {
             arguments.removeFirst()
             switch first {
             case "--read" where !arguments.isEmpty: readable.append(arguments.removeFirst())
             case "--write" where !arguments.isEmpty: writable.append(arguments.removeFirst())
+            case "--connect" where !arguments.isEmpty:
+                guard let port = UInt16(arguments.removeFirst()) else { fail("--connect takes a port") }
+                ports.append(port)
             case "--require": require = true
             default: fail("unknown option \(first)")
             }
         }
         arguments = Array(arguments.dropFirst())
-        guard let program = arguments.first else { fail("usage: app-sandbox [--read DIR]... [--write DIR]... [--require] -- PROGRAM [ARGUMENT]...") }
+        guard let program = arguments.first else {
+            fail("usage: app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--require] -- PROGRAM [ARGUMENT]...")
+        }
 
+        // Root's powers go first, while dropping them is still allowed.
+        if geteuid() == 0, kclab_drop_capabilities() != 0 { fail("cannot give up root's capabilities: \(String(cString: strerror(errno)))") }
         let abi = kclab_landlock_abi()
         if abi < 1 {
             if require { fail("this kernel has no Landlock: the app cannot be confined") }
             warn("this kernel has no Landlock: the app runs unconfined")
         } else {
-            confine(abi: abi, readable: systemFolders + readable, writable: writable)
+            confine(abi: abi, readable: systemFolders + readable, writable: writable, ports: ports)
         }
         run(program, arguments)
     }
 
-    static func confine(abi: Int, readable: [String], writable: [String]) {
+    static func confine(abi: Int, readable: [String], writable: [String], ports: [UInt16]) {
         var all: UInt64 = (1 << 13) - 1
         if abi >= 2 { all |= 1 << 13 }
         if abi >= 3 { all |= 1 << 14 }
@@ -56,6 +67,11 @@ enum AppSandbox {
         for path in readable { allow(ruleset, path, execute | readFile | readDir) }
         for path in writable { allow(ruleset, path, all) }
         for path in devices { allow(ruleset, path, readFile | writeFile) }
+        if abi >= 4 {
+            for port in ports where kclab_landlock_allow_connect(ruleset, port) != 0 {
+                fail("cannot allow connections to port \(port): \(String(cString: strerror(errno)))")
+            }
+        }
         guard kclab_landlock_restrict(ruleset) == 0 else { fail("cannot confine the app: \(String(cString: strerror(errno)))") }
         close(ruleset)
     }

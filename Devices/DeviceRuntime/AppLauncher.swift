@@ -22,7 +22,8 @@ enum AppLauncher {
         device: String,
         directory: URL,
         extraEnvironment: [String: String] = [:],
-        readable: [URL] = []
+        readable: [URL] = [],
+        ports: [Int] = []
     ) async throws -> (Int32, String) {
         let process = Process()
         var environment = ProcessInfo.processInfo.environment
@@ -40,7 +41,9 @@ enum AppLauncher {
         if let sandbox = AppSandboxProgram.path {
             process.executableURL = sandbox
             let folders = [program.deletingLastPathComponent()] + readable
-            process.arguments = folders.flatMap { ["--read", $0.path] } + ["--write", home.path, "--", program.path] + arguments
+            process.arguments =
+                folders.flatMap { ["--read", $0.path] } + ports.flatMap { ["--connect", String($0)] } + ["--write", home.path, "--", program.path]
+                + arguments
         } else {
             process.executableURL = program
             process.arguments = arguments

@@ -43,6 +43,14 @@ public struct DeviceConfiguration: Sendable {
 
     /// What launched apps get besides their socket: the device's DNS for the lab's websites and
     /// the roots it trusts for them.
+    /// The TCP ports an app may connect to: the lab's websites (nginx), nothing else.
+    public func appPorts() -> [Int] {
+        guard let siteFile, let data = try? Data(contentsOf: siteFile), let record = try? JSONDecoder().decode(SiteRecord.self, from: data) else {
+            return []
+        }
+        return [record.port]
+    }
+
     public func networkEnvironment() -> [String: String] {
         var environment = [DeviceEnvironment.webTrust: builtWorld.appending(path: "trust/web-root-ca.pem").path]
         if let siteFile, let data = try? Data(contentsOf: siteFile), let record = try? JSONDecoder().decode(SiteRecord.self, from: data) {

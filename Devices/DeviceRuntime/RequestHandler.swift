@@ -159,7 +159,8 @@ struct RequestHandler: Sendable {
                 device: configuration.id,
                 directory: app.installed.bundle.url,
                 extraEnvironment: configuration.networkEnvironment(),
-                readable: [configuration.builtWorld.appending(path: "trust/web-root-ca.pem")]
+                readable: [configuration.builtWorld.appending(path: "trust/web-root-ca.pem")],
+                ports: configuration.appPorts()
             )
             var response = DeviceResponse()
             response.exitCode = status

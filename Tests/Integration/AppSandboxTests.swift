@@ -6,8 +6,8 @@ import WorldTestSupport
 /// An app reaches nothing but its device's socket (issue 24, point 8): a program run as an app
 /// tries to read the lab operator's key (with which it could call keychaind's admin route and dump
 /// every keychain), keychaind's state, another app's bundle and the world's signing key, to write
-/// beside itself and to signal keychaind, and is refused each; the same script run outside the
-/// sandbox does them all.
+/// beside itself, to signal keychaind and to connect to it, and is refused each; the same script
+/// run outside the sandbox does them all.
 @Suite(.serialized) struct AppSandboxTests {
     typealias W = IntegrationWorlds
 
@@ -33,6 +33,11 @@ import WorldTestSupport
             text += "if ls '\(keychaindState)' >/dev/null 2>&1; then echo 'LISTED keychaind'; else echo 'DENIED keychaind'; fi\n"
             text += "if echo x > '\(folder.appending(path: "written").path)' 2>/dev/null; then echo 'WROTE'; else echo 'DENIED write'; fi\n"
             text += "if echo x > \"$TMPDIR/own\"; then echo 'OWN TEMP'; fi\n"
+            // keychaind's HTTPS port: reachable from outside (a TLS answer, curl's 35 or 60), not from inside (7).
+            let endpoint = try JSONSerialization.jsonObject(with: Data(contentsOf: lab.state.keychaindEndpoint)) as? [String: Any]
+            let url = try #require(endpoint?["url"] as? String)
+            text += "curl -s -o /dev/null --max-time 5 '\(url)/'; echo \"TCP $?\"\n"
+            text += "grep CapEff /proc/self/status\n"
             let keychaind = try #require(LabRecord.read(lab.state)?.processes.first { $0.name == "keychaind" }?.pid)
             text += "if kill -0 \(keychaind) 2>/dev/null; then echo 'SIGNALED keychaind'; else echo 'DENIED signal'; fi\n"
             try Data(text.utf8).write(to: script)
@@ -42,6 +47,7 @@ import WorldTestSupport
             let outside = try runTool("/bin/sh", [script.path])
             #expect(outside.stdout.components(separatedBy: "READ ").count == targets.count + 1, "\(outside.stdout)")
             #expect(outside.stdout.contains("SIGNALED keychaind"), "\(outside.stdout)")
+            #expect(!outside.stdout.contains("TCP 7\n") && outside.stdout.contains("TCP "), "\(outside.stdout)")
 
             let inside = try run(
                 WorldTestSupport.kclab,
@@ -54,6 +60,8 @@ import WorldTestSupport
             #expect(inside.stdout.contains("OWN TEMP"), "its private temporary folder is writable: \(inside.stdout)")
             #expect(!inside.stdout.contains("READ "), "\(inside.stdout)")
             #expect(inside.stdout.contains("DENIED signal"), "it cannot signal (kill) the lab's processes: \(inside.stdout)")
+            #expect(inside.stdout.contains("TCP 7\n"), "it cannot connect to keychaind: \(inside.stdout)")
+            #expect(inside.stdout.contains("CapEff:\t0000000000000000"), "no capability, even when the lab runs as root: \(inside.stdout)")
         }
     }
 }

@@ -1,11 +1,13 @@
 // Landlock's three system calls, which glibc does not wrap (and Swift cannot call variadic
-// syscall(2) itself), and the constants the app sandbox uses (linux/landlock.h, Linux 5.13+).
+// syscall(2) itself), the constants the app sandbox uses (linux/landlock.h, Linux 5.13+), and
+// giving up every capability (capset(2), prctl(2)).
 #ifndef CLANDLOCK_H
 #define CLANDLOCK_H
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/prctl.h>
@@ -39,17 +41,32 @@ static inline long kclab_landlock_abi(void) {
     return syscall(__NR_landlock_create_ruleset, (void *)0, 0, 1UL /* LANDLOCK_CREATE_RULESET_VERSION */);
 }
 
-/// A new ruleset handling `handled` file-system rights and, from ABI 6, scoping signals and
-/// abstract UNIX sockets to the sandbox (it can neither signal nor connect to what runs outside
-/// it), or -1.
+struct __attribute__((packed)) kclab_landlock_net_port_attr {
+    uint64_t allowed_access;
+    uint64_t port;
+};
+
+/// A new ruleset handling `handled` file-system rights; from ABI 4 also TCP binds and connections
+/// (none but the ports allowed later); from ABI 6 scoping signals and abstract UNIX sockets to
+/// the sandbox (it can neither signal nor connect to what runs outside it). -1 on failure.
 static inline int kclab_landlock_create_ruleset(uint64_t handled, long abi) {
     struct kclab_landlock_ruleset_attr attr = {.handled_access_fs = handled};
     size_t size = sizeof(uint64_t);
+    if (abi >= 4) {
+        attr.handled_access_net = (1ULL << 0) /* BIND_TCP */ | (1ULL << 1) /* CONNECT_TCP */;
+        size = 2 * sizeof(uint64_t);
+    }
     if (abi >= 6) {
         attr.scoped = (1ULL << 0) /* ABSTRACT_UNIX_SOCKET */ | (1ULL << 1) /* SIGNAL */;
         size = sizeof(attr);
     }
     return (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0UL);
+}
+
+/// Allows TCP connections to `port` (ABI 4 and later); 0 or -1.
+static inline int kclab_landlock_allow_connect(int ruleset, uint16_t port) {
+    struct kclab_landlock_net_port_attr attr = {.allowed_access = (1ULL << 1) /* CONNECT_TCP */, .port = port};
+    return (int)syscall(__NR_landlock_add_rule, ruleset, 2 /* LANDLOCK_RULE_NET_PORT */, &attr, 0UL);
 }
 
 /// Allows `allowed` beneath the file or folder open as `parent_fd`; 0 or -1.
@@ -62,6 +79,25 @@ static inline int kclab_landlock_allow(int ruleset, int parent_fd, uint64_t allo
 static inline int kclab_landlock_restrict(int ruleset) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     return (int)syscall(__NR_landlock_restrict_self, ruleset, 0UL);
+}
+
+/// Gives up every capability, for good: the bounding set (so that executing a program, even as
+/// root, grants none back), the ambient set, and the effective, permitted and inheritable sets.
+/// A process run as root keeps its user ID but none of root's powers beyond owning root's files
+/// (which Landlock keeps it from). 0 or -1.
+static inline int kclab_drop_capabilities(void) {
+    for (int capability = 0; capability < 64; capability++) {
+        if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+    struct {
+        uint32_t version;
+        int pid;
+    } header = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
+    struct {
+        uint32_t effective, permitted, inheritable;
+    } data[2] = {{0, 0, 0}, {0, 0, 0}};
+    return (int)syscall(SYS_capset, &header, data);
 }
 
 #endif
