@@ -153,6 +153,11 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
     public init() {}
 
     /// A SecItem call's outcome.
+    /// An answer of `status`, its number and name from the one status table.
+    public static func call(_ status: SecStatus, result: SecValue? = nil, reason: String?) -> DeviceResponse {
+        call(status: status.code, name: status.name, result: result, reason: reason)
+    }
+
     public static func call(status: Int32, name: String, result: SecValue?, reason: String?) -> DeviceResponse {
         var response = DeviceResponse()
         response.status = status

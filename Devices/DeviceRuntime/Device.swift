@@ -274,15 +274,15 @@ actor Device {
             } catch let refusal as KeychainRefusal where refusal.code == "badRequest" {
                 // keychaind could not read the call (a value nested too deep, say): the caller's
                 // parameters, not keychaind's availability.
-                return .call(status: -50, name: "errSecParam", result: nil, reason: refusal.message)
+                return .call(.param, reason: refusal.message)
             } catch let tooLong as KeychainCallClient.CallTooLong {
-                return .call(status: -50, name: "errSecParam", result: nil, reason: tooLong.description)
+                return .call(.param, reason: tooLong.description)
             } catch {
                 logger.warning("keychaind is unreachable", metadata: ["error": "\(error)"])
                 break
             }
         }
-        return .call(status: -25291, name: "errSecNotAvailable", result: nil, reason: "keychaind cannot be reached")
+        return .call(.notAvailable, reason: "keychaind cannot be reached")
     }
 }
 

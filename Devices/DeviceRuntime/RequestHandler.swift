@@ -74,10 +74,10 @@ struct RequestHandler: Sendable {
     /// A line from the socket of a process launched as `bundleID`.
     func app(_ line: Data, bundleID: String) async -> Data {
         if let problem = StrictJSON.problem(in: line) {
-            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: problem.refusal(of: "the request")))
+            return Self.encode(.call(.param, reason: problem.refusal(of: "the request")))
         }
         guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
-            return Self.encode(.call(status: -50, name: "errSecParam", result: nil, reason: "the request is not valid JSON"))
+            return Self.encode(.call(.param, reason: "the request is not valid JSON"))
         }
         if request.operation == .lockKeychain || request.operation == .unlockKeychain {
             return Self.encode(await loginKeychain(request, as: bundleID))
@@ -139,7 +139,7 @@ struct RequestHandler: Sendable {
             try await SocketServer.serve(
                 path: socket,
                 logger: logger,
-                refuse: { RequestHandler.encode(.call(status: -50, name: "errSecParam", result: nil, reason: $0)) }
+                refuse: { RequestHandler.encode(.call(.param, reason: $0)) }
             ) { line in await handler.app(line, bundleID: bundleID) }
         }
         defer { server.cancel() }

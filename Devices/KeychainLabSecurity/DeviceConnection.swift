@@ -22,9 +22,7 @@ package final class DeviceConnection: Sendable {
     package func send(_ request: DeviceRequest) -> DeviceResponse {
         guard let path else {
             return .call(
-                status: errSecNotAvailable,
-                name: "errSecNotAvailable",
-                result: nil,
+                .notAvailable,
                 reason: "this process was not launched by a KeychainLab device (\(DeviceEnvironment.socket) is not set)"
             )
         }
@@ -38,9 +36,7 @@ package final class DeviceConnection: Sendable {
                     connection = nil
                     if attempt == 1 {
                         return .call(
-                            status: errSecNotAvailable,
-                            name: "errSecNotAvailable",
-                            result: nil,
+                            .notAvailable,
                             reason: "the device cannot be reached: \(error)"
                         )
                     }
