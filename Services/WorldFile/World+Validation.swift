@@ -70,8 +70,10 @@ extension World {
 
     /// The app groups `app` claims that its team did not register (`appGroups`), each with the
     /// team that did, if any: the profile the world builds allows only its team's groups, so the
-    /// app is refused at install (entitlement-not-allowed).
+    /// app is refused at install (entitlement-not-allowed). An app without a profile (a Mac app,
+    /// `profile: none`) has no grants to be checked against, and the installer checks none.
     public func unregisteredAppGroups(of app: App) -> [(group: String, owner: String?)] {
+        guard app.profile.exists else { return [] }
         let registered = teams.first { $0.id == app.team }?.appGroups ?? []
         return (app.entitlements.applicationGroups ?? []).filter { !registered.contains($0) }.map { group in
             (group, teams.first { $0.appGroups.contains(group) }?.id.rawValue)

@@ -94,6 +94,27 @@ import WorldFile
         #expect(signed[2]["get-task-allow"] == .bool(false))
     }
 
+    /// The world's warning and the installer apply one rule: an app group its team did not
+    /// register is refused only where a profile grants groups; a Mac app without a profile
+    /// installs with it (issue 25).
+    @Test func unregisteredGroupsMatterOnlyWithAProfile() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345, appGroups: [group.registered]}]
+                apps:
+                  - {bundleID: com.example.a, team: ABCDE12345, entitlements: {com.apple.security.application-groups: [group.other]}}
+                  - bundleID: com.example.mac
+                    team: ABCDE12345
+                    platform: macos
+                    profile: none
+                    entitlements: {com.apple.security.application-groups: [group.other]}
+                """,
+            file: "w.yaml"
+        )
+        #expect(world.unregisteredAppGroups(of: world.apps[0]).map(\.group) == ["group.other"])
+        #expect(world.unregisteredAppGroups(of: world.apps[1]).isEmpty)
+    }
+
     @Test func anUpdateIsSignedAgainUnderItsOwnPrefix() throws {
         let world = try World.parse(
             yaml: """
