@@ -46,8 +46,13 @@ enum AppSandbox {
             fail("usage: app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--require] -- PROGRAM [ARGUMENT]...")
         }
 
-        // Root's powers go first, while dropping them is still allowed.
-        if geteuid() == 0, kclab_drop_capabilities() != 0 { fail("cannot give up root's capabilities: \(String(cString: strerror(errno)))") }
+        // Root's powers go first, while dropping them is still allowed. A container may not allow
+        // it (no CAP_SETPCAP): then, as without Landlock, a warning, or a refusal with --require.
+        if geteuid() == 0, kclab_drop_capabilities() != 0 {
+            let reason = "cannot give up root's capabilities: \(String(cString: strerror(errno)))"
+            if require { fail(reason) }
+            warn(reason + "; the app keeps them")
+        }
         let abi = kclab_landlock_abi()
         if abi < 1 {
             if require { fail("this kernel has no Landlock: the app cannot be confined") }
