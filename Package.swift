@@ -648,6 +648,8 @@ let package = Package(
                 "WorldBuilder",
                 "WorldFile",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tools/fuzz/Targets",
             swiftSettings: strictSettings

@@ -41,6 +41,7 @@ public struct FuzzTarget: Sendable {
         case "website-forms": InputShape.formBody
         case "webauthn-cbor": InputShape.cbor
         case "device-requests": InputShape.deviceRequest
+        case "cms": InputShape.cms
         default: []
         }
     }
