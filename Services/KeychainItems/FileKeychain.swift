@@ -6,10 +6,8 @@ import KeychainTypes
 /// and synchronization do not apply there; each item carries an access control list instead: the
 /// apps trusted to use its secret, and the partitions (`teamid:TEAMID`, `apple:`) allowed.
 public enum FileKeychain {
-    /// What every login keychain's name starts with.
-    public static let prefix = "login:"
     /// The keychain name of a device's login keychain.
-    public static func keychain(device: String) -> String { prefix + device }
+    public static func keychain(device: String) -> String { KeychainName.login(device).rawValue }
 
     /// The group every file-keychain item is filed under internally; never shown to an app.
     static let group = "$login"
@@ -83,7 +81,8 @@ public enum FileKeychain {
 
     /// Whether `item` lives in a file keychain.
     public static func holds(_ item: KeychainItem) -> Bool {
-        item.keychain.hasPrefix(prefix)
+        if case .login? = KeychainName(rawValue: item.keychain) { return true }
+        return false
     }
 
     /// The attributes an app sees of a file-keychain item: none of the data-protection ones.

@@ -114,8 +114,8 @@ struct KeychainCalls: Sendable {
             appID: entry.app.appID.rawValue,
             entitledGroups: entry.app.accessGroups,
             device: state,
-            deviceKeychain: "device:\(device)",
-            accountKeychain: account.map { "icloud:\($0)" },
+            deviceKeychain: KeychainName.device(device).rawValue,
+            accountKeychain: account.map { KeychainName.icloud($0).rawValue },
             isAppClip: entry.app.entitlements.isAppClip,
             isDenied: entry.app.entitlements.isDeniedKeychain,
             mayHoldWildcard: WildcardAccessGroup.isEligible(

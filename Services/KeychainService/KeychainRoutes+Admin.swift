@@ -19,7 +19,7 @@ extension KeychainRoutes {
             let administrator = try await Self.administrator(context)
             let keychains: [String] = request.uri.queryParameters.getAll("keychain").map { String($0) }
             guard !keychains.isEmpty, keychains.count <= 64,
-                keychains.allSatisfy({ ["device:", FileKeychain.prefix, "icloud:"].contains(where: $0.hasPrefix) })
+                keychains.allSatisfy({ KeychainName(rawValue: $0) != nil })
             else {
                 throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID, login:UDID or icloud:ACCOUNT")
             }
@@ -69,7 +69,7 @@ extension KeychainRoutes {
             service: text("svce"),
             server: text("srvr"),
             label: text("labl"),
-            synchronizable: item.keychain.hasPrefix("icloud:"),
+            synchronizable: KeychainName(rawValue: item.keychain)?.isSynchronized ?? false,
             protection: inLoginKeychain ? nil : text("pdmn"),
             created: date("cdat"),
             modified: date("mdat"),

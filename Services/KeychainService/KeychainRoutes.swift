@@ -42,7 +42,7 @@ struct KeychainRoutes: Sendable {
             let previous = self.devices.report(for: device.udid)
             self.devices.record(report, device: device.udid)
             if previous?.hasPasscode == true, !report.hasPasscode {
-                let removed = try await self.calls.engine.passcodeRemoved(deviceKeychain: "device:\(device.udid)")
+                let removed = try await self.calls.engine.passcodeRemoved(deviceKeychain: KeychainName.device(device.udid).rawValue)
                 context.logger.notice(
                     "passcode removed: items protected when-passcode-set deleted",
                     metadata: ["device.udid": "\(device.udid)", "items": "\(removed)"]
@@ -128,8 +128,8 @@ struct KeychainRoutes: Sendable {
                 appID: service.name,
                 entitledGroups: [.savedPasswords, .passkeys],
                 device: KeychainCalls.state(report),
-                deviceKeychain: "device:\(body.device)",
-                accountKeychain: report.iCloudAccount.map { "icloud:\($0)" }
+                deviceKeychain: KeychainName.device(body.device).rawValue,
+                accountKeychain: report.iCloudAccount.map { KeychainName.icloud($0).rawValue }
             )
             let result = await self.calls.perform(
                 call,

@@ -4,6 +4,7 @@ import DeviceProtocol
 import Foundation
 import KeychainAPI
 import KeychainItems
+import KeychainTypes
 import LabControl
 import ServiceSupport
 import WorldFile
@@ -73,20 +74,20 @@ struct KeychainCommand: AsyncParsableCommand {
         /// The keychains to list: the device's (a Mac's login keychain too) and its account's, the
         /// account's, or every one.
         private func keychains(_ world: World) throws -> [String] {
-            if let account { return ["icloud:\(account)"] }
+            if let account { return [KeychainName.icloud(account).rawValue] }
             if let device {
                 guard let declared = world.device(device) else {
                     throw LabFailure("no device \(device) in the world: one of \(world.devices.map(\.id).joined(separator: ", "))")
                 }
-                return Self.ownKeychains(declared) + (declared.iCloudAccount.map { ["icloud:\($0)"] } ?? [])
+                return Self.ownKeychains(declared) + (declared.iCloudAccount.map { [KeychainName.icloud($0).rawValue] } ?? [])
             }
             let accounts = Set(world.devices.compactMap(\.iCloudAccount)).sorted()
-            return world.devices.flatMap(Self.ownKeychains) + accounts.map { "icloud:\($0)" }
+            return world.devices.flatMap(Self.ownKeychains) + accounts.map { KeychainName.icloud($0).rawValue }
         }
 
         /// A device's own keychains: its data-protection keychain, and a Mac's login keychain.
         private static func ownKeychains(_ device: WorldFile.Device) -> [String] {
-            ["device:\(device.udid)"] + (device.platform == .macos ? [FileKeychain.keychain(device: device.udid)] : [])
+            [KeychainName.device(device.udid).rawValue] + (device.platform == .macos ? [KeychainName.login(device.udid).rawValue] : [])
         }
 
         private func print(_ listing: KeychainAPI.AdminItems) {
