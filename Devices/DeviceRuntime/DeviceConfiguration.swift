@@ -41,21 +41,20 @@ public struct DeviceConfiguration: Sendable {
         self.siteFile = siteFile
     }
 
-    /// What launched apps get besides their socket: the device's DNS for the lab's websites and
-    /// the roots it trusts for them.
-    /// The TCP ports an app may connect to: the lab's websites (nginx), nothing else.
-    public func appPorts() -> [Int] {
-        guard let siteFile, let data = try? Data(contentsOf: siteFile), let record = try? JSONDecoder().decode(SiteRecord.self, from: data) else {
-            return []
-        }
-        return [record.port]
+    /// The roots the device trusts for the lab's websites (PEM).
+    var webTrustFile: URL { builtWorld.appending(path: "trust/web-root-ca.pem") }
+
+    /// Where the lab's websites answer, when it runs any (read at each launch: nginx may start later).
+    func siteRecord() -> SiteRecord? {
+        guard let siteFile, let data = try? Data(contentsOf: siteFile) else { return nil }
+        return try? JSONDecoder().decode(SiteRecord.self, from: data)
     }
 
-    public func networkEnvironment() -> [String: String] {
-        var environment = [DeviceEnvironment.webTrust: builtWorld.appending(path: "trust/web-root-ca.pem").path]
-        if let siteFile, let data = try? Data(contentsOf: siteFile), let record = try? JSONDecoder().decode(SiteRecord.self, from: data) {
-            environment[DeviceEnvironment.resolve] = record.resolveList
-        }
+    /// What launched apps get besides their socket: the device's DNS for the lab's websites (from
+    /// `site`) and the roots it trusts for them.
+    func networkEnvironment(site: SiteRecord?) -> [String: String] {
+        var environment = [DeviceEnvironment.webTrust: webTrustFile.path]
+        if let site { environment[DeviceEnvironment.resolve] = site.resolveList }
         return environment
     }
 

@@ -149,6 +149,7 @@ struct RequestHandler: Sendable {
         }
         let sandbox = AppSandboxProgram.path == nil ? "off" : "landlock"
         logger.info("launching", metadata: ["app.bundle": "\(bundleID)", "program": "\(executable.path)", "sandbox": "\(sandbox)"])
+        let site = configuration.siteRecord()
         do {
             let (status, output) = try await AppLauncher.run(
                 executable: executable,
@@ -158,9 +159,10 @@ struct RequestHandler: Sendable {
                 bundleID: bundleID,
                 device: configuration.id,
                 directory: app.installed.bundle.url,
-                extraEnvironment: configuration.networkEnvironment(),
-                readable: [configuration.builtWorld.appending(path: "trust/web-root-ca.pem")],
-                ports: configuration.appPorts()
+                extraEnvironment: configuration.networkEnvironment(site: site),
+                readable: [configuration.webTrustFile],
+                // The lab's websites, and no other TCP port.
+                ports: site.map { [$0.port] } ?? []
             )
             var response = DeviceResponse()
             response.exitCode = status

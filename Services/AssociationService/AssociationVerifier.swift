@@ -38,23 +38,18 @@ public final class AssociationVerifier: Sendable {
         let outcome = await reading.run(key: entry.host, budget: budget) {
             evaluator.evaluate(attempts, service: entry.service, appID: appID)
         }
+        let reason: String
         switch outcome {
         case .done(let report): return report
-        case .busy:
-            return SiteReport(
-                verdict: .pending,
-                url: attempts.last?.url ?? "",
-                checks: [.fail("cpu-budget", "too many association files are waiting to be read; this one is read again at the next retry")],
-                services: [:]
-            )
-        case .overBudget:
-            return SiteReport(
-                verdict: .pending,
-                url: attempts.last?.url ?? "",
-                checks: [.fail("cpu-budget", "reading the file took longer than \(budget); abandoned, it is read again at the next retry")],
-                services: [:]
-            )
+        case .busy: reason = "too many association files are waiting to be read"
+        case .overBudget: reason = "reading the file took longer than \(budget); abandoned"
         }
+        return SiteReport(
+            verdict: .pending,
+            url: attempts.last?.url ?? "",
+            checks: [.fail("cpu-budget", "\(reason); it is read again at the next retry")],
+            services: [:]
+        )
     }
 
     /// The iOS release a device corresponds to (macOS 11 shipped with iOS 14's machinery).

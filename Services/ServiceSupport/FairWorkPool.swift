@@ -49,6 +49,9 @@ public final class FairWorkPool: Sendable {
     /// Runs `work` on a worker in `key`'s turn, waiting at most `budget` (nil: as long as it takes).
     public func run<T: Sendable>(key: String, budget: Duration? = nil, _ work: @escaping @Sendable () -> T) async -> Outcome<T> {
         let answer = OnceAnswer<T>()
+        // The budget's timer, cancelled once the answer is in, so no sleeping task outlives it.
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome<T>, Never>) in
             answer.set(continuation)
             let accepted = state.withLock { state -> Bool in
@@ -67,8 +70,8 @@ public final class FairWorkPool: Sendable {
             }
             ready.signal()
             if let budget {
-                Task {
-                    try? await Task.sleep(for: budget)
+                timer = Task {
+                    guard (try? await Task.sleep(for: budget)) != nil else { return }
                     answer.give(.overBudget)
                 }
             }
