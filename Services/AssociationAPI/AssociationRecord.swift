@@ -51,3 +51,16 @@ public struct AssociationRecord: Codable, Sendable, Hashable {
         self.nextRetry = nextRetry
     }
 }
+
+extension AssociationRecord {
+    /// The entry's domain as written, `*.example.com` for a wildcard; nil for an entry that does not
+    /// parse (associationd never stores one).
+    public var domain: String? {
+        (try? AssociatedDomain(entry)).map { ($0.isWildcard ? "*." : "") + $0.host }
+    }
+
+    /// Whether the record is of `app`: its app ID (TEAMID.bundle), or its bundle ID.
+    public func isOf(app: String) -> Bool {
+        appID == app || appID.hasSuffix("." + app)
+    }
+}

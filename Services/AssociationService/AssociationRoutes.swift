@@ -63,6 +63,7 @@ struct AssociationRoutes: Sendable {
             let record = try await center.association(device: udid, appID: app, service: service, host: host.lowercased())
             return try Self.json(AssociationAPI.Answer(associated: record?.state == .approved, record: record))
         }
+        addAdminRoutes(to: router)
     }
 
     static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {

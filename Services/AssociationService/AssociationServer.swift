@@ -20,6 +20,8 @@ public enum AssociationServer {
         /// Database and endpoint.json.
         public var state: URL
         public var host: String
+        /// The host name clients reach the daemon by, written to endpoint.json; nil: `host`.
+        public var advertise: String?
         public var port: Int
         /// The Apple-like CDN's base URL, for iOS 14+ devices; nil makes every device fetch directly.
         public var cdn: String?
@@ -105,7 +107,7 @@ public enum AssociationServer {
         let router = Router(context: DeviceRequestContext.self)
         AssociationRoutes(center: center, verifier: SignatureVerifier(trust: appleTrust)).add(to: router)
         let endpointFile = configuration.endpointFile
-        let host = configuration.host
+        let host = configuration.advertise ?? configuration.host
         let app = Application(
             router: router,
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "associationd")),

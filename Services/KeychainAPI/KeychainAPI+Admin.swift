@@ -160,3 +160,14 @@ extension KeychainAPI {
         }
     }
 }
+
+extension KeychainAPI {
+    /// `POST /v1/admin/reset`: how many live items the lab's keychains held before the reset.
+    public struct ResetAnswer: Codable, Hashable, Sendable {
+        public var removed: Int
+
+        public init(removed: Int) {
+            self.removed = removed
+        }
+    }
+}

@@ -23,6 +23,13 @@ public final class InMemoryItemStore: ItemStore {
         }
     }
 
+    public func eraseAll() async throws -> Int {
+        items.withLock { stored in
+            defer { stored.removeAll() }
+            return stored.count { !$0.isTombstone }
+        }
+    }
+
     /// One transaction's copy of the items; kept only when the body returns.
     private final class Transaction: ItemWriting {
         var items: [KeychainItem]

@@ -17,6 +17,9 @@ public protocol ItemStore: Sendable {
     /// The access groups that hold live items in `keychains` (`kclab explain`), without reading
     /// the items themselves.
     func accessGroups(keychains: [String]) async throws -> Set<String>
+    /// Removes every item of every keychain (the operator's `kclab reset`) and answers how many
+    /// live ones there were; keys are kept.
+    func eraseAll() async throws -> Int
 }
 
 extension ItemStore {

@@ -23,6 +23,8 @@ public enum KeychainServer {
         public var state: URL
         /// The address to bind; loopback by default.
         public var host: String
+        /// The host name clients reach the daemon by, written to endpoint.json; nil: `host`.
+        public var advertise: String?
         /// The port; 0 picks a free one (written to the endpoint file).
         public var port: Int
         /// The call channel's port; 0 picks a free one (written to the endpoint file as `calls`).
@@ -90,10 +92,11 @@ public enum KeychainServer {
         routes.add(to: router)
         routes.addSystemRoutes(to: router)
         routes.addAdminRoutes(to: router)
+        routes.addResetRoute(to: router)
         routes.addExplainRoute(to: router)
         routes.addLoginKeychainRoutes(to: router)
         let endpointFile = configuration.endpointFile
-        let host = configuration.host
+        let host = configuration.advertise ?? configuration.host
         let callsAddress = "\(host):\(callServer.port)"
         let metricsURL = metrics?.url
         let application = Application(

@@ -162,10 +162,11 @@ public final class SQLiteItemStore: ItemStore {
         }
     }
 
-    /// Removes every item of every keychain (`kclab reset`); keys are kept.
-    public func eraseAll() async throws {
+    public func eraseAll() async throws -> Int {
         try await pool.write { db in
+            let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE tomb = 0") ?? 0
             try db.execute(sql: "DELETE FROM items")
+            return live
         }
     }
 

@@ -36,7 +36,9 @@ public struct Endpoint: Codable, Hashable, Sendable {
 
 extension Endpoint {
     /// What a service does once its server is bound: writes `https://HOST:PORT` and its PID to
-    /// `file`, and says so in the log (or why it could not).
+    /// `file`, and says so in the log (or why it could not). `host` is the name clients reach it
+    /// by: the listening address, or the name given with `--advertise` (the compose lab's service
+    /// names, when the daemon listens on `0.0.0.0`).
     public static func announce(
         service: String,
         host: String,

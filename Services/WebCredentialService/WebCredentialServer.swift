@@ -17,6 +17,8 @@ public enum WebCredentialServer {
         /// approvals.sqlite and endpoint.json.
         public var state: URL
         public var host: String
+        /// The host name clients reach the daemon by, written to endpoint.json; nil: `host`.
+        public var advertise: String?
         public var port: Int
         /// keychaind's base URL.
         public var keychaind: String
@@ -78,7 +80,7 @@ public enum WebCredentialServer {
         let router = Router(context: DeviceRequestContext.self)
         routes.add(to: router)
         let endpointFile = configuration.endpointFile
-        let host = configuration.host
+        let host = configuration.advertise ?? configuration.host
         return Application(
             router: router,
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "webcredentiald")),

@@ -27,6 +27,9 @@ struct Associationd: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
+    @Option(help: "The host name clients reach this daemon by, written to endpoint.json (default: --host).")
+    var advertise: String?
+
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 7702
 
@@ -60,6 +63,7 @@ struct Associationd: AsyncParsableCommand {
             retryTick: retryTick
         )
         configuration.metrics = metrics.address(defaultPort: 9702)
+        configuration.advertise = advertise
         try await AssociationServer.run(configuration, logger: logger)
     }
 }

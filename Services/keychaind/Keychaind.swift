@@ -27,6 +27,9 @@ struct Keychaind: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = ProcessInfo.processInfo.environment["KEYCHAIND_HOST"] ?? "127.0.0.1"
 
+    @Option(help: "The host name clients reach this daemon by, written to endpoint.json (default: --host).")
+    var advertise: String?
+
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = Int(ProcessInfo.processInfo.environment["KEYCHAIND_PORT"] ?? "") ?? 7701
 
@@ -46,7 +49,7 @@ struct Keychaind: AsyncParsableCommand {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "keychaind")
-        let configuration = KeychainServer.Configuration(
+        var configuration = KeychainServer.Configuration(
             world: URL(fileURLWithPath: world),
             state: URL(fileURLWithPath: state),
             host: host,
@@ -55,6 +58,7 @@ struct Keychaind: AsyncParsableCommand {
             metrics: metrics.address(defaultPort: 9701),
             writesAuditLog: audit == "on"
         )
+        configuration.advertise = advertise
         try await KeychainServer.run(configuration, logger: logger)
     }
 }

@@ -28,6 +28,9 @@ struct Webcredentiald: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
+    @Option(help: "The host name clients reach this daemon by, written to endpoint.json (default: --host).")
+    var advertise: String?
+
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 7703
 
@@ -51,6 +54,7 @@ struct Webcredentiald: AsyncParsableCommand {
             associationd: associationd
         )
         configuration.metrics = metrics.address(defaultPort: 9703)
+        configuration.advertise = advertise
         try await WebCredentialServer.run(configuration, logger: logger)
     }
 }

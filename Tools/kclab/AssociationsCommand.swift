@@ -1,21 +1,23 @@
 import ArgumentParser
 import AssociationAPI
-import AssociationService
 import Foundation
 import LabControl
+import ServiceSupport
 import SiteAssociation
 import WorldFile
 
-/// `kclab associations --state DIR [--app BUNDLE] [--json]`
-struct AssociationsCommand: ParsableCommand {
+/// `kclab associations [--app BUNDLE] [--json]`
+struct AssociationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "associations",
         abstract: "List every associated domain associationd verified: its state, reason and next retry.",
-        discussion: "States: approved, denied, pending (retried every 3 hours, up to 8 times, and when the app asks)."
+        discussion: """
+            Read through associationd's admin route, which only kclab's administrator certificate may use. \
+            States: approved, denied, pending (retried every 3 hours, up to 8 times, and when the app asks).
+            """
     )
 
-    @Option(help: "The state folder of kclab up.")
-    var state = "state"
+    @OptionGroup var lab: LabOptions
 
     @Option(help: "Only this app (a bundle ID or an app ID).")
     var app: String?
@@ -23,20 +25,14 @@ struct AssociationsCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    @Option(help: "The world file, to name devices (default: the one kclab up recorded; the compose lab records none).")
-    var world: String?
-
-    func run() throws {
-        let lab = LabState(root: URL(fileURLWithPath: state))
-        let file = lab.associationd.appending(path: "associations.sqlite")
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw fail("no associations in \(state): start a world with kclab up (associationd keeps them in \(file.path))", code: 2)
+    func run() async throws {
+        let records: [AssociationRecord]
+        do {
+            records = try await Self.records(lab, app: app)
+        } catch {
+            throw fail("\(error)")
         }
-        var records = try AssociationStore(directory: lab.associationd).records()
-        if let app {
-            records = records.filter { $0.appID == app || $0.appID.hasSuffix("." + app) }
-        }
-        let names = Self.deviceNames(lab, world: world)
+        let names = Self.deviceNames(lab.lab, world: lab.world)
         if json {
             let encoder = AssociationAPI.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
@@ -62,9 +58,30 @@ struct AssociationsCommand: ParsableCommand {
         }
     }
 
+    /// associationd's records, of every device, through its admin route: of `app` (an app ID or a
+    /// bundle ID) and `host` (an entry's domain as written) when given.
+    static func records(_ lab: LabOptions, app: String? = nil, host: String? = nil) async throws -> [AssociationRecord] {
+        let query = [app.map { "app=\(QueryText.escaped($0))" }, host.map { "host=\(QueryText.escaped($0))" }].compactMap(\.self)
+        return try await lab.withAdministrator(of: .associationd) { client in
+            try await client.get(
+                "/v1/admin/associations" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")),
+                as: [AssociationRecord].self,
+                decoder: AssociationAPI.decoder()
+            )
+        }
+    }
+
     /// Device names by UDID, from `world` or else the world file kclab up recorded.
     static func deviceNames(_ lab: LabState, world: String? = nil) -> [String: String] {
         guard let file = lab.worldFile(given: world), let world = try? World.load(contentsOf: file) else { return [:] }
         return Dictionary(world.devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// Values in a URL's query.
+enum QueryText {
+    /// `value` percent-encoded for a query parameter.
+    static func escaped(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~:@"))) ?? value
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import AssociationAPI
-import AssociationService
 import DeviceProtocol
 import Foundation
 import LabControl
@@ -43,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
                 throw fail("\(error)")
             }
             do {
-                try play(summary, lab)
+                try await play(summary, lab)
             } catch {
                 throw fail("\(error)")
             }
@@ -66,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         defer { say("(the lab keeps its logs in \(lab.logs.path))") }
         do {
-            try play(summary, lab)
+            try await play(summary, lab)
         } catch {
             _ = await Lab.down(state: lab)
             throw fail("\(error)")
@@ -75,15 +74,15 @@ struct DemoCommand: AsyncParsableCommand {
         say("\nThe demo world is down again.")
     }
 
-    private func play(_ summary: Lab.Summary, _ lab: LabState) throws {
+    private func play(_ summary: Lab.Summary, _ lab: LabState) async throws {
         let walkthrough = Walkthrough()
-        try play(summary, lab, walkthrough)
+        try await play(summary, lab, walkthrough)
         if let markdown {
             try Data(walkthrough.text.trimmingCharacters(in: .newlines).appending("\n").utf8).write(to: URL(fileURLWithPath: markdown))
         }
     }
 
-    private func play(_ summary: Lab.Summary, _ lab: LabState, _ walkthrough: Walkthrough) throws {
+    private func play(_ summary: Lab.Summary, _ lab: LabState, _ walkthrough: Walkthrough) async throws {
         walkthrough.devices(summary.devices)
         say("KeychainLab: keychaind at \(summary.keychaind), \(summary.devices.count) devices.")
         say("Every app's access groups come from its verified signature, in Apple's order:")
@@ -100,7 +99,7 @@ struct DemoCommand: AsyncParsableCommand {
         for (number, story) in DemoStory.seeds.enumerated() {
             try tell(story, number: number + 1, lab, walkthrough)
         }
-        try associations(lab, number: DemoStory.seeds.count + 1, walkthrough)
+        try await associations(lab, number: DemoStory.seeds.count + 1, walkthrough)
         var number = DemoStory.seeds.count + 2
         let stories =
             (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac + (summary.websites != nil ? DemoStory.passkeys : [])
@@ -146,11 +145,11 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Seed 002's first half: what associationd decided for the apps' associated domains.
-    private func associations(_ lab: LabState, number: Int, _ walkthrough: Walkthrough) throws {
-        let file = lab.associationd.appending(path: "associations.sqlite")
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
+    private func associations(_ lab: LabState, number: Int, _ walkthrough: Walkthrough) async throws {
+        guard FileManager.default.fileExists(atPath: lab.associationdEndpoint.path) else { return }
         let names = AssociationsCommand.deviceNames(lab, world: world)
-        let records = try AssociationStore(directory: lab.associationd).records().filter { names[$0.device] == "iphone-alice" }
+        let options = try LabOptions.parse(["--state", state, "--world", world])
+        let records = try await AssociationsCommand.records(options).filter { names[$0.device] == "iphone-alice" }
         guard !records.isEmpty else { return }
         let title = "Seed 002: which sites name which apps (associationd, through the Apple-like CDN)"
         say("\n\(number). \(title)")

@@ -1,7 +1,6 @@
 import AppIdentity
 import ArgumentParser
 import AssociationAPI
-import AssociationService
 import CMSSupport
 import DeviceProtocol
 import Foundation
@@ -188,7 +187,7 @@ struct ExplainCommand: AsyncParsableCommand {
     }
 
     /// `kclab explain domain DOMAIN --app APPID`
-    struct Domain: ParsableCommand {
+    struct Domain: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "What associationd decided for a domain and an app: the record, where the file came from, when it is tried again."
         )
@@ -204,18 +203,14 @@ struct ExplainCommand: AsyncParsableCommand {
         @Flag(help: "Print associationd's records as JSON.")
         var json = false
 
-        func run() throws {
-            let folder = lab.lab.associationd
-            guard FileManager.default.fileExists(atPath: folder.appending(path: "associations.sqlite").path) else {
-                throw fail("no associations in \(lab.state): start a world with kclab up", code: 2)
+        func run() async throws {
+            let records: [AssociationRecord]
+            do {
+                records = try await AssociationsCommand.records(lab, app: app, host: domain)
+            } catch {
+                throw fail("\(error)")
             }
             let names = AssociationsCommand.deviceNames(lab.lab, world: lab.world)
-            let records = try AssociationStore(directory: folder).records().filter { record in
-                (record.appID == app || record.appID.hasSuffix("." + app))
-                    && record.entry.split(separator: ":").dropFirst().first.map {
-                        $0.split(separator: "?").first.map(String.init) == domain
-                    } == true
-            }
             guard !records.isEmpty else {
                 throw fail("no association of \(app) with \(domain): the app's entitlement does not name it, or no device installed the app")
             }

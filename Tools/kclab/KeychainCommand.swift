@@ -51,8 +51,8 @@ struct KeychainCommand: AsyncParsableCommand {
         func run() async throws {
             let listing: KeychainAPI.AdminItems
             do {
-                var query = try keychains(lab.load()).map { "keychain=\(Self.escaped($0))" }
-                if let group { query.append("group=\(Self.escaped(group))") }
+                var query = try keychains(lab.load()).map { "keychain=\(QueryText.escaped($0))" }
+                if let group { query.append("group=\(QueryText.escaped(group))") }
                 if reveal { query.append("reveal=true") }
                 listing = try await lab.withAdministrator { client in
                     try await client.get(
@@ -111,10 +111,6 @@ struct KeychainCommand: AsyncParsableCommand {
                 say("\(count) in \(group.isEmpty ? "the login keychain" : group)")
             }
             if listing.items.isEmpty { say("no items") }
-        }
-
-        private static func escaped(_ value: String) -> String {
-            value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~:@"))) ?? value
         }
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import DeviceProtocol
 import Foundation
-import KeychainStore
+import KeychainAPI
 import LabControl
 import LoginService
+import NIOHTTP1
 import ServiceSupport
 
 /// `kclab up --world FILE --state DIR`
@@ -148,25 +149,27 @@ struct StatusCommand: ParsableCommand {
 struct ResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Remove every keychain item of every device (for demos and tests); with --all, website accounts and prompt logs too."
+        abstract: "Remove every keychain item of every device (for demos and tests); with --all, website accounts and prompt logs too.",
+        discussion: "The items go through keychaind's admin route, which only kclab's administrator certificate may use."
     )
 
-    @Option(help: "The state folder.")
-    var state = "state"
+    @OptionGroup var lab: LabOptions
 
     @Flag(help: "Also remove the login website's accounts and sessions, and every device's prompt log: the lab as kclab up left it.")
     var all = false
 
     func run() async throws {
-        let lab = LabState(root: URL(fileURLWithPath: state))
-        guard FileManager.default.fileExists(atPath: lab.keychaind.appending(path: "keychain.sqlite").path) else {
-            throw fail("no keychain database in \(lab.keychaind.path); start a lab with kclab up", code: 2)
+        let answer: KeychainAPI.ResetAnswer
+        do {
+            answer = try await lab.withAdministrator { client in
+                try await client.send(.POST, "/v1/admin/reset", [String: String](), as: KeychainAPI.ResetAnswer.self)
+            }
+        } catch {
+            throw fail("\(error)")
         }
-        let store = try SQLiteItemStore(directory: lab.keychaind)
-        let before = try await store.counts().values.reduce(0, +)
-        try await store.eraseAll()
-        say("removed \(before) items")
+        say("removed \(answer.removed) items")
         guard all else { return }
+        let lab = lab.lab
         if FileManager.default.fileExists(atPath: lab.website.appending(path: "website.sqlite").path) {
             say("removed \(try AccountStore(directory: lab.website).eraseAll()) website accounts")
         }

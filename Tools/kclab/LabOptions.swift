@@ -14,8 +14,11 @@ struct LabOptions: ParsableArguments {
     @Option(help: "The world file (default: the one kclab up recorded; the compose lab records none).")
     var world: String?
 
-    @Option(help: "keychaind's URL (default: from the lab's endpoint file; https://keychaind:7701 in the compose lab).")
+    @Option(help: "keychaind's URL (default: from the lab's endpoint file).")
     var keychaind: String?
+
+    @Option(help: "associationd's URL (default: from the lab's endpoint file).")
+    var associationd: String?
 
     var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
 
@@ -25,11 +28,18 @@ struct LabOptions: ParsableArguments {
         return try World.load(contentsOf: file)
     }
 
-    /// Runs `body` with a client of keychaind holding kclab's administrator certificate, and shuts
+    /// The daemons whose admin routes kclab calls.
+    enum Daemon: String {
+        case keychaind, associationd
+    }
+
+    /// Runs `body` with a client of `daemon` holding kclab's administrator certificate, and shuts
     /// the client down whatever `body` does.
-    func withAdministrator<T>(_ body: (ServiceClient) async throws -> T) async throws -> T {
-        guard let url = keychaind ?? SiteRecord.endpointURL(lab.keychaindEndpoint) else {
-            throw LabFailure("keychaind is not running in \(state); start the lab with kclab up")
+    func withAdministrator<T>(of daemon: Daemon = .keychaind, _ body: (ServiceClient) async throws -> T) async throws -> T {
+        let given = daemon == .keychaind ? keychaind : associationd
+        let endpoint = daemon == .keychaind ? lab.keychaindEndpoint : lab.associationdEndpoint
+        guard let url = given ?? SiteRecord.endpointURL(endpoint) else {
+            throw LabFailure("\(daemon.rawValue) is not running in \(state); start the lab with kclab up")
         }
         let client = ServiceClient(baseURL: url, tls: try TLSIdentities.administratorClient(world: lab.builtWorld))
         do {
