@@ -50,8 +50,7 @@ public final class AssociationCenter: Sendable {
 
     /// Fetches `record`'s site again now (a retry, or the app's shared-credential call).
     public func refetch(_ record: AssociationRecord) async throws -> AssociationRecord {
-        guard let platform = Platform(rawValue: record.platform), let version = try? OSVersion(record.osVersion) else { return record }
-        return try await decide(device: record.device, platform: platform, version: version, appID: record.appID, entryText: record.entry)
+        try await decide(device: record.device, platform: record.platform, version: record.osVersion, appID: record.appID, entryText: record.entry)
     }
 
     /// Retries every pending site whose time has come; returns the new records.
@@ -118,8 +117,8 @@ public final class AssociationCenter: Sendable {
             after: report,
             previous: previous,
             device: device,
-            platform: platform.rawValue,
-            osVersion: version.description,
+            platform: platform,
+            osVersion: version,
             appID: appID,
             service: service,
             entry: entryText,

@@ -82,11 +82,13 @@ public final class AssociationVerifier: Sendable {
                     verdict: .denied,
                     url: attempt.url,
                     checks: [.fail("cdn", "denied because the CDN told us to stop with HTTP status \(status): \(reason)")],
-                    services: [:]
+                    services: [:],
+                    throughCDN: true
                 )
             }
             var report = await evaluate(evaluator, [attempt], entry, appID: appID)
             report.checks.insert(.pass("cdn", "read through the CDN (a copy \(headers["age"] ?? "0") s old)"), at: 0)
+            report.throughCDN = true
             return report
         }
         let attempts = await fetcher.fetchFile(SiteFetcher.locations(for: entry.fileAuthority, rootOnly: era < 9))

@@ -1,3 +1,4 @@
+public import AppIdentity
 public import AssociationAPI
 public import Foundation
 public import SiteAssociation
@@ -14,14 +15,13 @@ public enum RetryPolicy {
         after report: SiteReport,
         previous: AssociationRecord?,
         device: String,
-        platform: String,
-        osVersion: String,
+        platform: Platform,
+        osVersion: OSVersion,
         appID: String,
         service: AssociationService,
         entry: String,
         now: Date
     ) -> AssociationRecord {
-        let decisive = report.checks.last { $0.result == .fail } ?? report.checks.last
         var record = AssociationRecord(
             device: device,
             platform: platform,
@@ -29,9 +29,7 @@ public enum RetryPolicy {
             appID: appID,
             service: service,
             entry: entry,
-            state: report.verdict,
-            reason: decisive.map { "\($0.rule): \($0.detail)" } ?? "no check was made",
-            url: report.url,
+            report: report,
             failures: 0,
             lastChecked: now,
             nextRetry: nil

@@ -45,13 +45,23 @@ public struct SiteReport: Sendable, Hashable {
     public var services: [String: [String]]
     /// The file, when one was read.
     public var file: AssociationFile?
+    /// Whether the answer came from Apple's CDN (its copy, or its refusal) rather than the site.
+    public var throughCDN: Bool
 
-    public init(verdict: Verdict, url: String, checks: [Check], services: [String: [String]], file: AssociationFile? = nil) {
+    public init(
+        verdict: Verdict,
+        url: String,
+        checks: [Check],
+        services: [String: [String]],
+        file: AssociationFile? = nil,
+        throughCDN: Bool = false
+    ) {
         self.verdict = verdict
         self.url = url
         self.checks = checks
         self.services = services
         self.file = file
+        self.throughCDN = throughCDN
     }
 }
 

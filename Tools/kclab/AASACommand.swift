@@ -108,10 +108,16 @@ extension AASACommand {
                 }
                 await fetcher.shutdown()
             }
+            if cdn, !AssociationEra.readsThroughCDN(era: version, direct: false) {
+                report.checks.insert(
+                    .warn("cdn-era", "a device of \(os) follows iOS \(version)'s rules and reads the site itself; only iOS 14 and later ask the CDN"),
+                    at: 0
+                )
+            }
             if !match.isEmpty {
                 report.checks += try matches(report, era: version)
             }
-            try print(report)
+            try print(report, era: version)
             if report.verdict != .approved { throw ExitCode(1) }
         }
 
@@ -158,7 +164,8 @@ extension AASACommand {
                     verdict: .pending,
                     url: attempt.url,
                     checks: [.fail("cdn", "the CDN did not answer: \(attempt.outcome)")],
-                    services: [:]
+                    services: [:],
+                    throughCDN: true
                 )
             }
             if status != 200 {
@@ -172,7 +179,7 @@ extension AASACommand {
                         "the CDN keeps this failure \(headers["cache-control"] ?? "") from \(age) s ago; ?mode=developer devices ask the site directly"
                     )
                 )
-                return SiteReport(verdict: .denied, url: attempt.url, checks: cdnChecks, services: [:])
+                return SiteReport(verdict: .denied, url: attempt.url, checks: cdnChecks, services: [:], throughCDN: true)
             }
             cdnChecks.append(
                 .pass(
@@ -196,6 +203,7 @@ extension AASACommand {
                 }
             }
             report.checks = cdnChecks + report.checks
+            report.throughCDN = true
             return report
         }
 
@@ -212,12 +220,13 @@ extension AASACommand {
             }
         }
 
-        private func print(_ report: SiteReport) throws {
+        private func print(_ report: SiteReport, era: Int) throws {
             if json {
                 let checks = report.checks.map { ["rule": $0.rule, "result": $0.result.rawValue, "detail": $0.detail] }
                 say(
                     try JSONOutput.object([
                         ("verdict", report.verdict.rawValue), ("url", report.url), ("checks", checks), ("services", report.services),
+                        ("era", era), ("throughCDN", report.throughCDN),
                     ])
                 )
                 return

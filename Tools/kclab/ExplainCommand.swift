@@ -98,13 +98,14 @@ struct ExplainCommand: AsyncParsableCommand {
                 }
             }
             lines.append("")
-            let rule = explanation.refusesForeignGroups ? "errSecMissingEntitlement (-34018)" : "errSecItemNotFound (-25300)"
+            let (refused, missing) = (SecStatus.missingEntitlement, SecStatus.itemNotFound)
+            let rule = explanation.refusesForeignGroups ? refused : missing
             lines.append(
-                "Naming a group the app does not belong to gets \(rule) on this device (-34018 from iOS 13 and macOS 10.15, -25300 before)."
+                "Naming a group the app does not belong to gets \(rule) on this device (\(refused.code) from iOS 13 and macOS 10.15, \(missing.code) before)."
             )
             let lock =
                 explanation.isLocked
-                ? "The device is locked: items protected when-unlocked answer errSecInteractionNotAllowed (-25308)."
+                ? "The device is locked: items protected when-unlocked answer \(SecStatus.interactionNotAllowed)."
                 : "The device is unlocked: every protection class opens."
             lines.append(lock + (explanation.hasPasscode ? "" : " It has no passcode (when-passcode-set items cannot be added)."))
             if let login = explanation.loginKeychain {
@@ -222,8 +223,9 @@ struct ExplainCommand: AsyncParsableCommand {
             }
             for record in records {
                 let age = Int(Date().timeIntervalSince(record.lastChecked))
-                let source = AppleCDNPath.isCDN(record.url) ? "through the Apple-like CDN (iOS 14 and later)" : "from the site directly"
-                say("\(names[record.device] ?? record.device) (\(record.platform) \(record.osVersion)): \(record.appID) \(record.entry)")
+                let source = record.throughCDN ? "through the Apple-like CDN (iOS 14 and later)" : "from the site directly"
+                let device = "\(names[record.device] ?? record.device) (\(record.platform) \(record.osVersion), iOS \(record.era)'s rules)"
+                say("\(device): \(record.appID) \(record.entry)")
                 say("  \(record.state.rawValue): \(record.reason)")
                 say("  the file came \(source): \(record.url), checked \(age) s ago")
                 if let next = record.nextRetry {
