@@ -19,7 +19,12 @@ BIN := .build/debug
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
 BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 
-.PHONY: wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
+# The files generated from a table (Devices/KeychainLabSecurity/SecBaseErrors.swift from OSStatusTable);
+# a test fails when one is stale.
+generate: build
+	KCLAB_REGENERATE=1 $(SWIFT) test --skip-build --filter GeneratedConstantsTests
+
+.PHONY: generate wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
 
 demo: deps
 	$(SWIFT) build

@@ -1,6 +1,6 @@
-// The OSStatus values of the Security framework: every result code SecBase.h declares, the
-// SecureTransport codes it declares after them, and errSecInternal, which keychain calls return.
-// Their messages are in SecErrorMessages.swift.
+// Generated from OSStatusTable (Services/KeychainTypes/OSStatusTable.swift) by `make generate`:
+// edit the table, not this file. The OSStatus values of the Security framework, with
+// SecBase.h's comment on each.
 
 /// No error.
 public let errSecSuccess: OSStatus = 0
@@ -8,8 +8,6 @@ public let errSecSuccess: OSStatus = 0
 public let errSecUnimplemented: OSStatus = -4
 /// The disk is full.
 public let errSecDiskFull: OSStatus = -34
-@available(*, deprecated, renamed: "errSecDiskFull")
-public let errSecDskFull: OSStatus = errSecDiskFull
 /// I/O error.
 public let errSecIO: OSStatus = -36
 /// File already open with write permission.
@@ -28,6 +26,8 @@ public let errSecInternalComponent: OSStatus = -2070
 public let errSecCoreFoundationUnknown: OSStatus = -4960
 /// A required entitlement isn't present.
 public let errSecMissingEntitlement: OSStatus = -34018
+/// Client is restricted and is not permitted to perform this operation.
+public let errSecRestrictedAPI: OSStatus = -34020
 /// No keychain is available. You may need to restart your computer.
 public let errSecNotAvailable: OSStatus = -25291
 /// This keychain cannot be modified.
@@ -748,7 +748,6 @@ public let errSecCertificateNameNotAllowed: OSStatus = -67900
 public let errSecCertificateValidityPeriodTooLong: OSStatus = -67901
 /// An internal error occurred in the Security framework.
 public let errSecInternal: OSStatus = -26276
-
 /// SSL protocol error
 public let errSSLProtocol: OSStatus = -9800
 /// Cipher Suite negotiation failure
@@ -896,5 +895,7 @@ public let errSSLATSCertificateHashAlgorithmViolation: OSStatus = -9885
 /// ATS violation: peer certificate is not issued by trusted peer
 public let errSSLATSCertificateTrustViolation: OSStatus = -9886
 
+@available(*, deprecated, renamed: "errSecDiskFull")
+public let errSecDskFull: OSStatus = errSecDiskFull
 /// `noErr`, as Carbon spelled success.
-public let noErr: OSStatus = 0
+public let noErr: OSStatus = errSecSuccess

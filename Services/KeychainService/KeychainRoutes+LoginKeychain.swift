@@ -35,7 +35,7 @@ extension KeychainRoutes {
                 throw Self.problem(
                     .forbidden,
                     "authFailed",
-                    "errSecAuthFailed (-25293): the password is not the login keychain's (The user name or passphrase you entered is not correct.)"
+                    "\(SecStatus.authFailed): the password is not the login keychain's (\(SecStatus.authFailed.message))"
                 )
             }
             context.logger.info(created ? "login keychain created" : "login keychain unlocked", metadata: ["device.udid": "\(device)"])

@@ -18,7 +18,7 @@ struct ErrorTableTests {
             (errSecSuccess, 0), (errSecUnimplemented, -4), (errSecParam, -50), (errSecAllocate, -108),
             (errSecUserCanceled, -128), (errSecNotAvailable, -25291), (errSecDuplicateItem, -25299),
             (errSecItemNotFound, -25300), (errSecNoSuchAttr, -25303), (errSecNoSuchClass, -25306),
-            (errSecInteractionNotAllowed, -25308), (errSecDecode, -26275), (errSecMissingEntitlement, -34018),
+            (errSecInteractionNotAllowed, -25308), (errSecDecode, -26275), (errSecMissingEntitlement, -34018), (errSecRestrictedAPI, -34020),
             (errSecServiceNotAvailable, -67585), (errSecInternalError, -67671), (errSecNotTrusted, -67843),
             (errSecInvalidEncoding, -67853), (errSecCertificateValidityPeriodTooLong, -67901),
             (errSSLProtocol, -9800), (errSSLPeerUnknownCA, -9831), (errSSLATSCertificateTrustViolation, -9886),
