@@ -851,7 +851,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainLabSecurityTests",
-            dependencies: ["KeychainLab", "KeychainLabSecurity", "KeychainTypes"],
+            dependencies: ["DeviceProtocol", "KeychainLab", "KeychainLabSecurity", "KeychainTypes"],
             path: "Tests/KeychainLabSecurityTests",
             swiftSettings: strictSettings
         ),

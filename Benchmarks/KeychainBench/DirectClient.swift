@@ -52,14 +52,14 @@ final class DirectClient: Sendable {
     }
 
     /// A call's whole answer; keychaind's refusals are thrown.
-    func answer(_ call: CallMessage.Call, app: String, _ query: [String: SecValue]) async throws -> KeychainAPI.CallResponse {
+    func answer(_ call: SecItemCall, app: String, _ query: [String: SecValue]) async throws -> KeychainAPI.CallResponse {
         switch try await calls.call(call, KeychainAPI.CallRequest(app: app, query: query)) {
         case .answer(let answer): return answer
         case .problem(let problem): throw BenchFailure("keychaind refused the call: \(problem.error): \(problem.message)")
         }
     }
 
-    func call(_ call: CallMessage.Call, app: String, _ query: [String: SecValue]) async throws -> Int32 {
+    func call(_ call: SecItemCall, app: String, _ query: [String: SecValue]) async throws -> Int32 {
         switch try await calls.call(call, KeychainAPI.CallRequest(app: app, query: query)) {
         case .answer(let answer): return answer.status
         case .problem(let problem): throw BenchFailure("keychaind refused the call: \(problem.error): \(problem.message)")

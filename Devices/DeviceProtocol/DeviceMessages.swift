@@ -342,3 +342,27 @@ public enum PromptLog {
         }
     }
 }
+
+extension DeviceRequest.Operation {
+    /// The operation that makes `call`.
+    public init(_ call: SecItemCall) {
+        self =
+            switch call {
+            case .add: .add
+            case .copyMatching: .copyMatching
+            case .update: .update
+            case .delete: .delete
+            }
+    }
+
+    /// The SecItem call this operation makes; nil for every other operation.
+    public var secItemCall: SecItemCall? {
+        switch self {
+        case .add: .add
+        case .copyMatching: .copyMatching
+        case .update: .update
+        case .delete: .delete
+        default: nil
+        }
+    }
+}

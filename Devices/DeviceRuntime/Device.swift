@@ -230,7 +230,7 @@ actor Device {
 
     /// A SecItem call made by `bundleID`.
     func call(
-        _ operation: DeviceRequest.Operation,
+        _ call: SecItemCall,
         as bundleID: String,
         query: [String: SecValue],
         attributesToUpdate: [String: SecValue]?
@@ -238,7 +238,6 @@ actor Device {
         guard apps[bundleID] != nil else {
             return .failure(notInstalled(bundleID))
         }
-        guard let call = CallMessage.Call(name: operation.rawValue) else { return .failure("\(operation.rawValue) is not a SecItem call") }
         for attempt in 0..<2 {
             do {
                 if apps[bundleID]?.reference == nil { try await register(bundleID) }
@@ -266,12 +265,12 @@ actor Device {
                     answer = try await send(call, request)
                 }
                 return .call(status: answer.status, name: answer.name, result: answer.result, reason: answer.reason)
-            } catch let refusal as KeychainRefusal where refusal.code == "unknownApp" || refusal.code == "unknownDevice" {
+            } catch let refusal as KeychainRefusal where refusal.code == .unknownApp || refusal.code == .unknownDevice {
                 // keychaind restarted and forgot this device's apps: register again, once.
                 apps[bundleID]?.reference = nil
-                if attempt == 0, refusal.code == "unknownDevice" { try? await connect() }
+                if attempt == 0, refusal.code == .unknownDevice { try? await connect() }
                 continue
-            } catch let refusal as KeychainRefusal where refusal.code == "badRequest" {
+            } catch let refusal as KeychainRefusal where refusal.code == .badRequest {
                 // keychaind could not read the call (a value nested too deep, say): the caller's
                 // parameters, not keychaind's availability.
                 return .call(.param, reason: refusal.message)

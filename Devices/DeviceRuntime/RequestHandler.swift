@@ -119,8 +119,9 @@ struct RequestHandler: Sendable {
             .unlockKeychain:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .add, .copyMatching, .update, .delete:
+            guard let call = request.operation.secItemCall else { return Self.encode(.failure("not a SecItem call")) }
             let response = await device.call(
-                request.operation,
+                call,
                 as: bundleID,
                 query: request.query ?? [:],
                 attributesToUpdate: request.attributesToUpdate

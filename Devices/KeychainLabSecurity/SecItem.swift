@@ -34,14 +34,14 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 }
 
 private func call(
-    _ operation: DeviceRequest.Operation,
+    _ call: SecItemCall,
     _ dictionary: CFDictionary,
     attributesToUpdate: [String: SecValue]? = nil,
     result: UnsafeMutablePointer<CFTypeRef?>?
 ) -> OSStatus {
     // A value with no SecItem form (an object the keychain cannot store) is a bad parameter.
     guard let query = CFBridging.dictionary(dictionary) else { return errSecParam }
-    let response = DeviceConnection.shared.send(DeviceRequest(operation, query: query, attributesToUpdate: attributesToUpdate))
+    let response = DeviceConnection.shared.send(DeviceRequest(.init(call), query: query, attributesToUpdate: attributesToUpdate))
     guard let status = response.status else { return errSecNotAvailable }
     if status == errSecSuccess, let value = response.result {
         result?.pointee = CFBridging.object(value)

@@ -116,17 +116,27 @@ public enum KeychainAPI {
         }
     }
 
-    /// Any HTTP error's body.
+    /// Any HTTP error's body, and the call channel's refusals.
     public struct Problem: Codable, Hashable, Sendable, Error {
-        /// A stable code: `badRequest`, `notADevice`, `unknownDevice`, `unknownApp`, `refusedApp`.
+        /// A stable code, one of ``ProblemCode``'s (kept as text on the wire, so that a client reads
+        /// a code newer than itself).
         public var error: String
         public var message: String
         public var reasons: [String]?
 
+        /// A problem as read from the wire.
         public init(error: String, message: String, reasons: [String]? = nil) {
             self.error = error
             self.message = message
             self.reasons = reasons
         }
+
+        /// A problem keychaind answers.
+        public init(_ code: ProblemCode, _ message: String, reasons: [String]? = nil) {
+            self.init(error: code.rawValue, message: message, reasons: reasons)
+        }
+
+        /// The code, when it is one this build knows.
+        public var code: ProblemCode? { ProblemCode(rawValue: error) }
     }
 }

@@ -1,46 +1,14 @@
 public import KeychainAPI
-import KeychainTypes
+public import KeychainTypes
 
 /// One SecItem call sent on the call channel: what `POST /v1/items/{call}` carries, with an id
 /// that its answer repeats, so that many calls share one connection.
 public struct CallMessage: Sendable, Hashable {
-    /// The SecItem function.
-    public enum Call: UInt8, Sendable, Hashable, CaseIterable {
-        case add = 0
-        case copyMatching, update, delete
-
-        /// The HTTP API's name for it (`add`, `copy-matching`, `update`, `delete`).
-        public var name: String {
-            switch self {
-            case .add: "add"
-            case .copyMatching: "copy-matching"
-            case .update: "update"
-            case .delete: "delete"
-            }
-        }
-
-        /// Apple's name of the function behind the call (`SecItemAdd`, …).
-        public var function: String {
-            switch self {
-            case .add: "SecItemAdd"
-            case .copyMatching: "SecItemCopyMatching"
-            case .update: "SecItemUpdate"
-            case .delete: "SecItemDelete"
-            }
-        }
-
-        /// The call the HTTP API names so.
-        public init?(name: String) {
-            guard let call = Self.allCases.first(where: { $0.name == name }) else { return nil }
-            self = call
-        }
-    }
-
     public var id: UInt32
-    public var call: Call
+    public var call: SecItemCall
     public var request: KeychainAPI.CallRequest
 
-    public init(id: UInt32, call: Call, request: KeychainAPI.CallRequest) {
+    public init(id: UInt32, call: SecItemCall, request: KeychainAPI.CallRequest) {
         self.id = id
         self.call = call
         self.request = request
@@ -55,7 +23,7 @@ public struct CallMessage: Sendable, Hashable {
         var writer = SecValueBinary.Writer()
         writer.write(id)
         writer.write(Self.appCall)
-        writer.write(call.rawValue)
+        writer.write(call.wireTag)
         writer.write(request.app)
         writer.write(.dictionary(request.query))
         if let attributes = request.attributesToUpdate {
@@ -79,7 +47,7 @@ public struct CallMessage: Sendable, Hashable {
         do {
             guard try reader.readByte() == appCall else { throw WireError("unknown message kind") }
             let byte = try reader.readByte()
-            guard let call = Call(rawValue: byte) else { throw WireError("unknown call \(byte)") }
+            guard let call = SecItemCall(wireTag: byte) else { throw WireError("unknown call \(byte)") }
             let app = try reader.readString()
             let query = try reader.readDictionary()
             let attributes = try reader.readByte() == 1 ? try reader.readDictionary() : nil

@@ -1,4 +1,5 @@
 public import KeychainAPI
+public import KeychainTypes
 public import NIOCore
 import NIOPosix
 public import NIOSSL
@@ -53,12 +54,12 @@ public final class KeychainCallClient: Sendable {
     }
 
     /// Makes one call and gives keychaind's answer.
-    public func call(_ call: CallMessage.Call, _ request: KeychainAPI.CallRequest) async throws -> AnswerMessage.Body {
+    public func call(_ call: SecItemCall, _ request: KeychainAPI.CallRequest) async throws -> AnswerMessage.Body {
         try await callFuture(call, request).get()
     }
 
     /// Makes one call; the future completes on an event loop (a blocking caller may `wait()`).
-    public func callFuture(_ call: CallMessage.Call, _ request: KeychainAPI.CallRequest) -> EventLoopFuture<AnswerMessage.Body> {
+    public func callFuture(_ call: SecItemCall, _ request: KeychainAPI.CallRequest) -> EventLoopFuture<AnswerMessage.Body> {
         send { id in CallMessage(id: id, call: call, request: request).encoded() }
     }
 

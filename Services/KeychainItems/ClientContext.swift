@@ -89,7 +89,7 @@ public struct ClientContext: Hashable, Sendable {
     /// may use the item's secret only once the device's user allows it: without an answer the call
     /// is errSecInteractionNotAllowed naming the item, for the device to ask (and, for a call that
     /// may not ask, as macOS answers it). Returns the items "Always Allow" must now trust.
-    func checkFileTrust(_ items: [KeychainItem], call: String) throws(SecItemError) -> [KeychainItem] {
+    func checkFileTrust(_ items: [KeychainItem], call: SecItemCall) throws(SecItemError) -> [KeychainItem] {
         guard let side = fileSide else { return [] }
         let untrusted = items.filter { !FileKeychain.trusts($0, appID: appID, partition: side.partition) }
         guard let item = untrusted.first else { return [] }
@@ -112,7 +112,7 @@ public struct ClientContext: Hashable, Sendable {
     /// add, the use of a secret, an update or a delete of items found) is errSecInteractionNotAllowed
     /// naming the keychain, for the device to ask its user to unlock it (and, for a call that may
     /// not ask, as macOS answers it). Finding items by their attributes needs no unlock.
-    func checkFileUnlocked(call: String) throws(SecItemError) {
+    func checkFileUnlocked(call: SecItemCall) throws(SecItemError) {
         guard let side = fileSide, side.isLocked else { return }
         throw SecItemError(
             .interactionNotAllowed,
@@ -129,24 +129,24 @@ public struct ClientContext: Hashable, Sendable {
     /// securityd refuses a client holding `*` that is not an eligible platform binary before it
     /// executes anything. Apple's securityd then sends an empty reply, whose status the caller sees
     /// is unconfirmed; the lab answers errSecMissingEntitlement (-34018) with the reason.
-    func checkWildcard(call: String) throws(SecItemError) {
+    func checkWildcard() throws(SecItemError) {
         guard holdsWildcard, !mayHoldWildcard else { return }
         throw SecItemError(
             .missingEntitlement,
-            "\(call): \(appID) holds the access group '*', which securityd honours only for Apple's platform binaries on its allow-list"
+            "securityd: \(appID) holds the access group '*', which securityd honours only for Apple's platform binaries on its allow-list"
         )
     }
 
     /// An App Clip may hold only its own application identifier as access group, with the token
     /// group beside it at most; otherwise every call is errSecRestrictedAPI (-34020) (spec
     /// keychain.md §1.7, src `appClipHasAcceptableAccessGroups`, test CTEST).
-    func checkAppClipGroups(call: String) throws(SecItemError) {
+    func checkAppClipGroups(call: SecItemCall) throws(SecItemError) {
         guard isAppClip, accessGroups != [appID], accessGroups != [appID, AccessGroup.token.rawValue] else { return }
         throw SecItemError(.restrictedAPI, "\(call): an App Clip may use no access group but its application identifier")
     }
 
     /// An App Clip's items never synchronize: adding or updating one to `sync = 1` is -34020.
-    func checkAppClipSync(_ synchronizable: ParsedQuery.Synchronizable, call: String) throws(SecItemError) {
+    func checkAppClipSync(_ synchronizable: ParsedQuery.Synchronizable, call: SecItemCall) throws(SecItemError) {
         guard isAppClip, case .only(true) = synchronizable else { return }
         throw SecItemError(.restrictedAPI, "\(call): an App Clip's items cannot be synchronizable")
     }

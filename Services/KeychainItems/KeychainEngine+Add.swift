@@ -40,9 +40,9 @@ extension KeychainEngine {
             }
             query.attributes["agrp"] = .string(group)
             let item = try newItem(from: query, client: client)
-            try client.checkAppClipGroups(call: "SecItemAdd")
-            try client.checkAppClipSync(query.synchronizable, call: "SecItemAdd")
-            try client.checkFileUnlocked(call: "SecItemAdd")
+            try client.checkAppClipGroups(call: .add)
+            try client.checkAppClipSync(query.synchronizable, call: .add)
+            try client.checkFileUnlocked(call: .add)
             if !client.device.canDecrypt(item.accessibility) {
                 // Encryption comes before the insert, so a locked device says so even for a duplicate (SD01).
                 throw SecItemError(.interactionNotAllowed, "SecItemAdd: the device is locked; \(item.accessibility.rawValue) items cannot be written")

@@ -17,8 +17,8 @@ extension KeychainEngine {
                 // `_CreateSecItemParamsFromDictionary`), where the data-protection keychain gives none.
                 query.returnRef = true
             }
-            try checkExplicitGroup(query.accessGroup, allowed: client.mayRead, client: client, call: "SecItemCopyMatching")
-            try client.checkAppClipGroups(call: "SecItemCopyMatching")
+            try checkExplicitGroup(query.accessGroup, allowed: client.mayRead, client: client, call: .copyMatching)
+            try client.checkAppClipGroups(call: .copyMatching)
             if query.itemClass != .certificate && query.itemClass != .identity,
                 query.matchKeys["m_Issuers"] != nil || query.matchKeys["m_Policy"] != nil
             {
@@ -46,10 +46,10 @@ extension KeychainEngine {
             guard !found.isEmpty else {
                 throw SecItemError(.itemNotFound, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
             }
-            try checkAvailable(found, client: client, call: "SecItemCopyMatching")
+            try checkAvailable(found, client: client, call: .copyMatching)
             if query.returnData {
-                try client.checkFileUnlocked(call: "SecItemCopyMatching")
-                let toTrust = try client.checkFileTrust(found, call: "SecItemCopyMatching")
+                try client.checkFileUnlocked(call: .copyMatching)
+                let toTrust = try client.checkFileTrust(found, call: .copyMatching)
                 if !toTrust.isEmpty {
                     try await store.write { writer in
                         for item in toTrust { try writer.replace(item, with: client.trusting(item)) }

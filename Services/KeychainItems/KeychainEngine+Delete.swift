@@ -13,13 +13,13 @@ extension KeychainEngine {
             guard !client.writableGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemDelete: \(client.appID) has no writable access group")
             }
-            try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: "SecItemDelete")
+            try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .delete)
             var dictionary = query
             if client.device.stripsQueryKeys {
                 dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
             }
             let parsed = try QueryParser.parse(dictionary)
-            try client.checkAppClipGroups(call: "SecItemDelete")
+            try client.checkAppClipGroups(call: .delete)
             if !parsed.matchKeys.isEmpty {
                 throw SecItemError(.param, "SecItemDelete: kSecMatch keys (kSecMatchLimit included) are not allowed on iOS")
             }
@@ -35,8 +35,8 @@ extension KeychainEngine {
                     filter.itemClass == .identity
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
-                if !items.isEmpty { try client.checkFileUnlocked(call: "SecItemDelete") }
-                _ = try client.checkFileTrust(items, call: "SecItemDelete")
+                if !items.isEmpty { try client.checkFileUnlocked(call: .delete) }
+                _ = try client.checkFileTrust(items, call: .delete)
                 for item in items {
                     try writer.remove(item)
                     if item.isSynchronizable {

@@ -18,13 +18,13 @@ extension KeychainEngine {
             guard !client.writableGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, "SecItemUpdate: \(client.appID) has no writable access group")
             }
-            try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: "SecItemUpdate")
+            try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .update)
             var dictionary = query
             if client.device.stripsQueryKeys {
                 dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
             }
             let parsed = try QueryParser.parse(dictionary)
-            try client.checkAppClipGroups(call: "SecItemUpdate")
+            try client.checkAppClipGroups(call: .update)
             if parsed.returnsAnything || parsed.returnData || dictionary.keys.contains(where: { $0.hasPrefix("r_") }) {
                 throw SecItemError(.param, "SecItemUpdate: kSecReturn keys are not allowed in the query")
             }
@@ -44,7 +44,7 @@ extension KeychainEngine {
                 throw SecItemError(.internal, "SecItemUpdate: an identity cannot be updated by persistent reference (src CLI handleUpdateIdentity)")
             }
             let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
-            try client.checkAppClipSync(changes.synchronizable, call: "SecItemUpdate")
+            try client.checkAppClipSync(changes.synchronizable, call: .update)
             let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: true)
             let date = now()
             let engine = self
@@ -54,9 +54,9 @@ extension KeychainEngine {
                     filter.itemClass == .identity
                     ? try IdentityJoin.pairs(matching: filter, in: writer).flatMap { [$0.certificate, $0.key] }
                     : try writer.items(matching: filter)
-                try engine.checkAvailable(items, client: client, call: "SecItemUpdate")
-                if !items.isEmpty { try client.checkFileUnlocked(call: "SecItemUpdate") }
-                let toTrust = Set(try client.checkFileTrust(items, call: "SecItemUpdate").map(\.uuid))
+                try engine.checkAvailable(items, client: client, call: .update)
+                if !items.isEmpty { try client.checkFileUnlocked(call: .update) }
+                let toTrust = Set(try client.checkFileTrust(items, call: .update).map(\.uuid))
                 for item in items {
                     var new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)
                     if toTrust.contains(item.uuid) { new = client.trusting(new) }

@@ -26,7 +26,7 @@ public struct KeychainEngine: Sendable {
             return .failure(SecItemError(.notAvailable, "\(client.appID) is entitled com.apple.private.keychain.deny"))
         }
         do {
-            try client.checkWildcard(call: "securityd")
+            try client.checkWildcard()
             return try await body()
         } catch let error as SecItemError {
             return .failure(error)
@@ -58,7 +58,7 @@ public struct KeychainEngine: Sendable {
 
     /// The explicit group of a read, or `nil`; a group the caller does not belong to is -34018 on
     /// current systems and "nothing matches" (-25300) before iOS 13 (spec §2.4 step 4, seed 000).
-    func checkExplicitGroup(_ group: String?, allowed: (String) -> Bool, client: ClientContext, call: String) throws(SecItemError) {
+    func checkExplicitGroup(_ group: String?, allowed: (String) -> Bool, client: ClientContext, call: SecItemCall) throws(SecItemError) {
         guard let group, !allowed(group) else { return }
         if client.device.refusesForeignGroups {
             throw SecItemError(.missingEntitlement, "\(call): \(client.appID) does not belong to access group '\(group)'")
@@ -105,7 +105,7 @@ public struct KeychainEngine: Sendable {
     }
 
     /// Stops a call that needs a protection class the locked device cannot open (spec §3).
-    func checkAvailable(_ items: [KeychainItem], client: ClientContext, call: String) throws(SecItemError) {
+    func checkAvailable(_ items: [KeychainItem], client: ClientContext, call: SecItemCall) throws(SecItemError) {
         if let locked = items.first(where: { !client.device.canDecrypt($0.accessibility) }) {
             throw SecItemError(
                 .interactionNotAllowed,

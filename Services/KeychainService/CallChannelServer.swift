@@ -95,7 +95,7 @@ private final class CallHandler: ChannelDuplexHandler {
             return
         }
         guard inFlight < CallChannelServer.maximumInFlight else {
-            let refusal = KeychainAPI.Problem(error: "tooManyCalls", message: "more than \(CallChannelServer.maximumInFlight) calls in flight")
+            let refusal = KeychainAPI.Problem(.tooManyCalls, "more than \(CallChannelServer.maximumInFlight) calls in flight")
             send(AnswerMessage(id: id, body: .problem(refusal)), context: context)
             return
         }
@@ -228,12 +228,12 @@ private final class CallHandler: ChannelDuplexHandler {
         guard let device else {
             return AnswerMessage(
                 id: id,
-                body: .problem(.init(error: "notADevice", message: "this service answers devices only: present a device certificate"))
+                body: .problem(.init(.notADevice, "this service answers devices only: present a device certificate"))
             )
         }
         switch message {
         case .failure(let error):
-            return AnswerMessage(id: id, body: .problem(.init(error: "badRequest", message: "the call cannot be read: \(error)")))
+            return AnswerMessage(id: id, body: .problem(.init(.badRequest, "the call cannot be read: \(error)")))
         case .success(let call):
             switch await calls.answer(device: device.udid, call: call.call, call.request, logger: logger) {
             case .success(let response): return AnswerMessage(id: id, body: .answer(response))

@@ -17,23 +17,16 @@ struct KeychainCalls: Sendable {
     /// The lock of each Mac's login keychain.
     let logins: LoginKeychains
 
-    /// Why a call was not made; the HTTP API answers it with ``httpStatus``.
+    /// Why a call was not made; the HTTP API answers it with its code's status.
     struct Refusal: Error {
         let problem: KeychainAPI.Problem
-        let httpStatus: Int
 
         static func unknownDevice(_ udid: String) -> Refusal {
-            Refusal(
-                problem: .init(error: "unknownDevice", message: "device \(udid) must report its state (PUT /v1/device) first"),
-                httpStatus: 409
-            )
+            Refusal(problem: .init(.unknownDevice, "device \(udid) must report its state (PUT /v1/device) first"))
         }
 
         static func unknownApp(_ reference: String) -> Refusal {
-            Refusal(
-                problem: .init(error: "unknownApp", message: "this device has not registered app \(reference) (POST /v1/apps)"),
-                httpStatus: 412
-            )
+            Refusal(problem: .init(.unknownApp, "this device has not registered app \(reference) (POST /v1/apps)"))
         }
     }
 
@@ -41,7 +34,7 @@ struct KeychainCalls: Sendable {
     /// refusal at info, a success at debug.
     func answer(
         device udid: String,
-        call: CallMessage.Call,
+        call: SecItemCall,
         _ request: KeychainAPI.CallRequest,
         logger: Logger
     ) async -> Result<
@@ -84,14 +77,14 @@ struct KeychainCalls: Sendable {
     private func refused(
         _ refusal: Refusal,
         device: String,
-        call: CallMessage.Call,
+        call: SecItemCall,
         _ request: KeychainAPI.CallRequest
     ) -> Result<KeychainAPI.CallResponse, Refusal> {
         recorder.refused(device: device, app: request.app, operation: call.function, code: refusal.problem.error, message: refusal.problem.message)
         return .failure(refusal)
     }
 
-    func perform(_ call: CallMessage.Call, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {
+    func perform(_ call: SecItemCall, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {
         if let refusal = body.oversizedData(function: call.function) {
             return .failure(SecItemError(.param, refusal.reason ?? ""))
         }

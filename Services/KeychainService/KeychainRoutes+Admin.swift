@@ -21,7 +21,7 @@ extension KeychainRoutes {
             guard !keychains.isEmpty, keychains.count <= 64,
                 keychains.allSatisfy({ KeychainName(rawValue: $0) != nil })
             else {
-                throw Self.problem(.badRequest, "badRequest", "name 1 to 64 keychains: keychain=device:UDID, login:UDID or icloud:ACCOUNT")
+                throw Self.problem(.badRequest, "name 1 to 64 keychains: keychain=device:UDID, login:UDID or icloud:ACCOUNT")
             }
             let group: String? = request.uri.queryParameters.get("group").map { String($0) }
             let reveal = request.uri.queryParameters.get("reveal") == "true"
@@ -81,7 +81,7 @@ extension KeychainRoutes {
     /// administrator role marker on a certificate the world's device CA issued.
     static func administrator(_ context: DeviceRequestContext) async throws -> SystemServiceIdentity {
         guard let administrator = await SystemServiceIdentity.of(context.channel, role: .administrator) else {
-            throw problem(.forbidden, "notAnAdministrator", "only the lab's operator (kclab's administrator certificate) may use the admin routes")
+            throw problem(.notAnAdministrator, "only the lab's operator (kclab's administrator certificate) may use the admin routes")
         }
         return administrator
     }

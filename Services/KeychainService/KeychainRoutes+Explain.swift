@@ -18,7 +18,7 @@ extension KeychainRoutes {
             _ = try await Self.administrator(context)
             let body = try await Self.decode(KeychainAPI.ExplainRequest.self, request, context)
             guard let report = devices.report(for: body.device) else {
-                throw Self.problem(.conflict, "unknownDevice", "device \(body.device) has not reported its state to keychaind")
+                throw Self.problem(.unknownDevice, "device \(body.device) has not reported its state to keychaind")
             }
             let state = KeychainCalls.state(report)
             var explanation = KeychainAPI.Explanation(

@@ -18,7 +18,7 @@ extension KeychainRoutes {
         router.post("/v1/login-keychain/lock") { _, context in
             let device = try await self.mac(context)
             guard self.calls.logins.lock(device: device) else {
-                throw Self.problem(.conflict, "noLoginKeychain", "\(device) has no login keychain yet: its user has not logged in (unlocked it)")
+                throw Self.problem(.noLoginKeychain, "\(device) has no login keychain yet: its user has not logged in (unlocked it)")
             }
             context.logger.info("login keychain locked", metadata: ["device.udid": "\(device)"])
             return try Self.json(self.loginKeychainState(device))
@@ -27,14 +27,13 @@ extension KeychainRoutes {
             let device = try await self.mac(context)
             let body = try await Self.decode(KeychainAPI.LoginKeychainUnlock.self, request, context)
             guard body.password.utf8.count <= LoginKeychains.maximumPasswordLength else {
-                throw Self.problem(.badRequest, "badRequest", "a password is at most \(LoginKeychains.maximumPasswordLength) bytes")
+                throw Self.problem(.badRequest, "a password is at most \(LoginKeychains.maximumPasswordLength) bytes")
             }
             let created = !self.calls.logins.exists(device: device)
             guard try self.calls.logins.unlock(device: device, password: body.password) == .unlocked else {
                 context.logger.notice("login keychain unlock refused: wrong password", metadata: ["device.udid": "\(device)"])
                 throw Self.problem(
-                    .forbidden,
-                    "authFailed",
+                    .authFailed,
                     "\(SecStatus.authFailed): the password is not the login keychain's (\(SecStatus.authFailed.message))"
                 )
             }
@@ -51,10 +50,10 @@ extension KeychainRoutes {
     private func mac(_ context: DeviceRequestContext) async throws -> String {
         let device = try await Self.device(context)
         guard let report = devices.report(for: device.udid) else {
-            throw Self.problem(.conflict, "unknownDevice", "device \(device.udid) must report its state (PUT /v1/device) first")
+            throw Self.problem(.unknownDevice, "device \(device.udid) must report its state (PUT /v1/device) first")
         }
         guard report.platform == .macos else {
-            throw Self.problem(.conflict, "notAMac", "only a Mac has a login keychain; \(device.udid) runs \(report.platform)")
+            throw Self.problem(.notAMac, "only a Mac has a login keychain; \(device.udid) runs \(report.platform)")
         }
         return device.udid
     }

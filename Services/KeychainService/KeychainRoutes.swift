@@ -34,8 +34,7 @@ struct KeychainRoutes: Sendable {
                     ]
                 )
                 throw Self.problem(
-                    .forbidden,
-                    "accountMismatch",
+                    .accountMismatch,
                     "the device reported iCloud account \(report.iCloudAccount ?? "none"), but its certificate names \(device.iCloudAccount ?? "none")"
                 )
             }
@@ -62,8 +61,7 @@ struct KeychainRoutes: Sendable {
             guard let verified else {
                 context.logger.notice("app registration abandoned", metadata: ["device.udid": "\(device.udid)"])
                 throw Self.problem(
-                    .serviceUnavailable,
-                    "verificationBudget",
+                    .verificationBudget,
                     "verifying the app's signature took longer than \(AppRegistry.budget), or too many wait: try again"
                 )
             }
@@ -95,7 +93,7 @@ struct KeychainRoutes: Sendable {
                         "device.udid": "\(device.udid)", "app.id": "\(failure.appID ?? "?")", "app.reasons": "\(failure.refusals.map(\.description))",
                     ]
                 )
-                throw Self.problem(.forbidden, "refusedApp", "the app's signature is not valid", reasons: failure.refusals.map(\.description))
+                throw Self.problem(.refusedApp, "the app's signature is not valid", reasons: failure.refusals.map(\.description))
             }
         }
         router.post("/v1/items/:call") { request, context in
@@ -106,7 +104,7 @@ struct KeychainRoutes: Sendable {
             case .success(let answer):
                 return try Self.json(answer)
             case .failure(let refusal):
-                throw ProblemResponse(status: .init(code: refusal.httpStatus), problem: refusal.problem)
+                throw ProblemResponse(problem: refusal.problem)
             }
         }
     }
@@ -117,12 +115,12 @@ struct KeychainRoutes: Sendable {
     func addSystemRoutes(to router: Router<DeviceRequestContext>) {
         router.post("/v1/system/items/:call") { request, context in
             guard let service = await SystemServiceIdentity.of(context.channel) else {
-                throw Self.problem(.forbidden, "notASystemService", "only a system service (webcredentiald) may make system calls")
+                throw Self.problem(.notASystemService, "only a system service (webcredentiald) may make system calls")
             }
             let call = try Self.call(context)
             let body = try await Self.decode(KeychainAPI.SystemCallRequest.self, request, context)
             guard let report = self.devices.report(for: body.device) else {
-                throw Self.problem(.conflict, "unknownDevice", "device \(body.device) has not reported its state to keychaind")
+                throw Self.problem(.unknownDevice, "device \(body.device) has not reported its state to keychaind")
             }
             let client = ClientContext(
                 appID: service.name,
@@ -148,10 +146,10 @@ struct KeychainRoutes: Sendable {
     }
 
     /// The call named in the path: add, copy-matching, update or delete.
-    static func call(_ context: DeviceRequestContext) throws -> CallMessage.Call {
+    static func call(_ context: DeviceRequestContext) throws -> SecItemCall {
         let name = context.parameters.get("call") ?? ""
-        guard let call = CallMessage.Call(name: name) else {
-            throw Self.problem(.notFound, "badRequest", "unknown call '\(name)': use add, copy-matching, update or delete")
+        guard let call = SecItemCall(rawValue: name) else {
+            throw Self.problem(.unknownCall, "unknown call '\(name)': use add, copy-matching, update or delete")
         }
         return call
     }
@@ -160,7 +158,7 @@ struct KeychainRoutes: Sendable {
 
     static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
         guard let device = await DeviceIdentity.of(context.channel) else {
-            throw problem(.forbidden, "notADevice", "this service answers devices only: present a device certificate")
+            throw problem(.notADevice, "this service answers devices only: present a device certificate")
         }
         return device
     }
@@ -168,14 +166,14 @@ struct KeychainRoutes: Sendable {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         if let found = StrictJSON.problem(in: Data(buffer.readableBytesView)) {
-            throw problem(.badRequest, "badRequest", found.refusal(of: "the body"))
+            throw problem(.badRequest, found.refusal(of: "the body"))
         }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
-            throw problem(.badRequest, "badRequest", "the body is not a valid \(type): \(RouteSupport.describe(error))")
+            throw problem(.badRequest, "the body is not a valid \(type): \(RouteSupport.describe(error))")
         } catch {
-            throw problem(.badRequest, "badRequest", "the body is not JSON")
+            throw problem(.badRequest, "the body is not JSON")
         }
     }
 
@@ -186,16 +184,19 @@ struct KeychainRoutes: Sendable {
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    static func problem(_ status: HTTPResponse.Status, _ code: String, _ message: String, reasons: [String]? = nil) -> ProblemResponse {
-        ProblemResponse(status: status, problem: KeychainAPI.Problem(error: code, message: message, reasons: reasons))
+    /// A refusal of `code`, answered with the status ``KeychainAPI/ProblemCode`` gives it.
+    static func problem(_ code: KeychainAPI.ProblemCode, _ message: String, reasons: [String]? = nil) -> ProblemResponse {
+        ProblemResponse(problem: KeychainAPI.Problem(code, message, reasons: reasons))
     }
 
 }
 
 /// An HTTP error whose body is a ``KeychainAPI/Problem``.
 struct ProblemResponse: HTTPResponseError {
-    let status: HTTPResponse.Status
     let problem: KeychainAPI.Problem
+
+    /// The code's status; 500 for a code this build does not know (none is made here).
+    var status: HTTPResponse.Status { .init(code: problem.code?.httpStatus ?? 500) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let data = (try? JSONEncoder().encode(problem)) ?? Data()

@@ -11,9 +11,9 @@ struct KeychaindPasswords: SavedPasswordKeychain {
     let client: ServiceClient
     let device: String
 
-    func call(_ call: KeychainCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]?) async throws -> KeychainAnswer {
+    func call(_ call: SecItemCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]?) async throws -> KeychainAnswer {
         let body = KeychainAPI.SystemCallRequest(device: device, query: query, attributesToUpdate: attributesToUpdate)
-        let answer = try await client.send(.POST, "/v1/system/items/\(call.rawValue)", body, as: KeychainAPI.CallResponse.self)
+        let answer = try await client.send(.POST, call.systemRoute, body, as: KeychainAPI.CallResponse.self)
         return KeychainAnswer(status: answer.status, result: answer.result)
     }
 }

@@ -3,15 +3,7 @@ public import KeychainTypes
 /// The SecItem calls the broker makes in one device's keychain, in `com.apple.cfnetwork` (keychaind).
 public protocol SavedPasswordKeychain: Sendable {
     /// Makes a call; throws when keychaind cannot be reached.
-    func call(_ call: KeychainCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]?) async throws -> KeychainAnswer
-}
-
-/// A SecItem call.
-public enum KeychainCall: String, Sendable {
-    case add
-    case copyMatching = "copy-matching"
-    case update
-    case delete
+    func call(_ call: SecItemCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]?) async throws -> KeychainAnswer
 }
 
 /// A SecItem call's outcome.

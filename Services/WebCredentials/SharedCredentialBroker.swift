@@ -45,7 +45,7 @@ public struct SharedCredentialBroker: Sendable {
     }
 
     /// A keychain call, with keychaind's failure as an outcome.
-    func keychain(_ call: KeychainCall, _ query: [String: SecValue], changes: [String: SecValue]? = nil) async throws(Unreachable) -> KeychainAnswer {
+    func keychain(_ call: SecItemCall, _ query: [String: SecValue], changes: [String: SecValue]? = nil) async throws(Unreachable) -> KeychainAnswer {
         do {
             return try await keychain.call(call, query: query, attributesToUpdate: changes)
         } catch {

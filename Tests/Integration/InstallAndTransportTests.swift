@@ -86,7 +86,7 @@ import Yams
             let repeated = try runTool("curl", curl + ["-d", #"{"app":"0000","query":{"acct":"a","acct":"b"}}"#, "\(endpoint)/v1/items/add"])
             #expect(repeated.stdout.hasSuffix("400") && repeated.stdout.contains("repeats the key 'acct'"), "\(repeated.stdout)")
             let unknownCall = try runTool("curl", curl + ["-d", #"{"app":"0000","query":{}}"#, "\(endpoint)/v1/items/steal"])
-            #expect(unknownCall.stdout.hasSuffix("404"))
+            #expect(unknownCall.stdout.hasSuffix("404") && unknownCall.stdout.contains("unknownCall"), "\(unknownCall.stdout)")
             let huge = lab.state.root.appending(path: "huge.json")
             try Data(("{\"app\":\"x\",\"query\":{\"class\":\"" + String(repeating: "a", count: 5 << 20) + "\"}}").utf8).write(to: huge)
             let tooLarge = try runTool("curl", curl + ["--data-binary", "@\(huge.path)", "\(endpoint)/v1/items/add"])

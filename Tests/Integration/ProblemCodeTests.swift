@@ -1,26 +1,22 @@
 import Foundation
+import KeychainAPI
 import Testing
 
-/// Every problem code keychaind's HTTP routes answer is in its OpenAPI document's enum, so a
-/// client generated from the document can read every refusal.
+/// keychaind's problem codes are one table (``KeychainAPI/ProblemCode``): every code is in the
+/// OpenAPI document's enum and every documented code is in the table, so a client generated from
+/// the document reads every refusal, and the document states each code's HTTP status.
 @Suite struct ProblemCodeTests {
-    @Test func everyCodeTheRoutesAnswerIsDocumented() throws {
-        var used: Set<String> = []
-        for file in [
-            "Services/KeychainService/KeychainRoutes.swift", "Services/KeychainService/KeychainRoutes+Admin.swift",
-            "Services/KeychainService/KeychainRoutes+Explain.swift", "Services/KeychainService/KeychainRoutes+LoginKeychain.swift",
-            "Services/KeychainService/KeychainCalls.swift",
-        ] {
-            let source = try String(contentsOfFile: file, encoding: .utf8)
-            for match in source.matches(of: /problem\(\s*\.[a-zA-Z]+,\s*"([a-zA-Z]+)"/) { used.insert(String(match.output.1)) }
-            for match in source.matches(of: /Problem\(error: "([a-zA-Z]+)"/) { used.insert(String(match.output.1)) }
-            for match in source.matches(of: /\.init\(error: "([a-zA-Z]+)"/) { used.insert(String(match.output.1)) }
-        }
-        #expect(used.count >= 6, "\(used)")
+    @Test func theTableAndTheDocumentNameTheSameCodes() throws {
         let document = try String(contentsOfFile: "Services/KeychainAPI/openapi.yaml", encoding: .utf8)
         let problem = try #require(document.range(of: "    Problem:\n      type: object"))
-        let line = try #require(document[problem.upperBound...].firstMatch(of: /enum: \[([^\]]*)\]/))
+        let schema = document[problem.upperBound...]
+        let line = try #require(schema.firstMatch(of: /enum: \[([^\]]*)\]/))
         let documented = Set(line.output.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        #expect(used.subtracting(documented).isEmpty, "undocumented: \(used.subtracting(documented).sorted())")
+        #expect(documented == Set(KeychainAPI.ProblemCode.allCases.map(\.rawValue)))
+        let description = try #require(schema.firstMatch(of: /description: >-\n((?:\s{12}.*\n)+)/)).output.1
+        for code in KeychainAPI.ProblemCode.allCases {
+            let stated = description.firstMatch(of: try Regex("\\b\(code.rawValue)\\b[^0-9]*?([0-9]{3})"))
+            #expect(stated.flatMap { Int($0.output[1].substring ?? "") } == code.httpStatus, "\(code) answers \(code.httpStatus)")
+        }
     }
 }

@@ -286,10 +286,10 @@ import WorldTestSupport
 
             // associationd serves exactly its OpenAPI document.
             let operations = try OpenAPIRoutes.operations(in: "Services/AssociationAPI/openapi.yaml")
-            #expect(operations.count == 5, "\(operations)")
+            #expect(operations.count == 6, "\(operations)")
             try OpenAPIRoutes.check(
                 operations,
-                undocumented: [("GET", "/v1/apps"), ("PUT", "/v1/associations"), ("GET", "/v2/health")],
+                undocumented: [("GET", "/v1/apps"), ("PUT", "/v1/associations"), ("GET", "/v2/health"), ("POST", "/v1/admin/associations")],
                 endpoint: try Endpoint(lab.state.associationdEndpoint).url,
                 lab: lab,
                 device: "phone"

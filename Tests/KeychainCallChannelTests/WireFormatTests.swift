@@ -15,7 +15,7 @@ import Testing
     ]
 
     @Test func callsSurviveTheRoundTrip() throws {
-        for call in CallMessage.Call.allCases {
+        for call in SecItemCall.allCases {
             let attributes: [String: SecValue]? = call == .update ? ["acct": .string("bob")] : nil
             let message = CallMessage(
                 id: 0xDEAD_BEEF,
@@ -50,9 +50,12 @@ import Testing
         #expect(try AnswerMessage.decode(problem.encoded()) == problem)
     }
 
-    @Test func theHTTPNamesNameTheCalls() {
-        #expect(CallMessage.Call.allCases.map(\.name) == ["add", "copy-matching", "update", "delete"])
-        #expect(CallMessage.Call(name: "copy-matching") == .copyMatching && CallMessage.Call(name: "steal") == nil)
+    @Test func oneTypeNamesTheCallsForEveryLayer() {
+        #expect(SecItemCall.allCases.map(\.rawValue) == ["add", "copy-matching", "update", "delete"])
+        #expect(SecItemCall(rawValue: "copy-matching") == .copyMatching && SecItemCall(rawValue: "steal") == nil)
+        #expect(SecItemCall.allCases.map(\.function) == ["SecItemAdd", "SecItemCopyMatching", "SecItemUpdate", "SecItemDelete"])
+        #expect(SecItemCall.allCases.map(\.wireTag) == [0, 1, 2, 3] && SecItemCall(wireTag: 4) == nil)
+        #expect(SecItemCall.update.route == "/v1/items/update" && SecItemCall.delete.systemRoute == "/v1/system/items/delete")
     }
 
     static var hostile: [(String, [UInt8])] {

@@ -9,12 +9,12 @@ import WebCredentials
 /// calls: exact-match queries on the attributes given, adds refused on a duplicate primary key.
 final class MemoryKeychain: SavedPasswordKeychain {
     let items = Mutex<[[String: SecValue]]>([])
-    let calls = Mutex<[KeychainCall]>([])
+    let calls = Mutex<[SecItemCall]>([])
     let isDown = Mutex(false)
 
     static let controlKeys: Set<String> = ["class", "r_Attributes", "r_Data", "m_Limit"]
 
-    func call(_ call: KeychainCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]?) async throws -> KeychainAnswer {
+    func call(_ call: SecItemCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]?) async throws -> KeychainAnswer {
         struct Down: Error {}
         if isDown.withLock({ $0 }) { throw Down() }
         calls.withLock { $0.append(call) }

@@ -54,15 +54,10 @@ extension AppCommand {
                 """
         )
 
-        enum Operation: String, ExpressibleByArgument, CaseIterable {
-            case add, copy, update, delete
-            case copyMatching = "copy-matching"
-        }
-
         @OptionGroup var target: Target
 
         @Argument(help: "add, copy, update or delete.")
-        var operation: Operation
+        var operation: CallArgument
 
         @Argument(help: "The query (for add: the attributes), as JSON; - reads it from standard input (keeps v_Data out of ps).")
         var query: String
@@ -71,10 +66,10 @@ extension AppCommand {
         var attributesToUpdate: String?
 
         func validate() throws {
-            if operation == .update, attributesToUpdate == nil {
+            if operation.call == .update, attributesToUpdate == nil {
                 throw ValidationError("update needs two JSON objects: the query and attributesToUpdate")
             }
-            if operation != .update, attributesToUpdate != nil {
+            if operation.call != .update, attributesToUpdate != nil {
                 throw ValidationError("only update takes a second JSON object")
             }
             if query == "-", attributesToUpdate == "-" { throw ValidationError("only one of the JSON objects can come from standard input") }
@@ -91,15 +86,8 @@ extension AppCommand {
             } catch {
                 throw fail("\(error)", code: 2)
             }
-            let kind: DeviceRequest.Operation =
-                switch operation {
-                case .add: .add
-                case .copy, .copyMatching: .copyMatching
-                case .update: .update
-                case .delete: .delete
-                }
             let response = try target.client().send(
-                DeviceRequest(kind, app: target.app, query: parsedQuery, attributesToUpdate: parsedChanges)
+                DeviceRequest(.init(operation.call), app: target.app, query: parsedQuery, attributesToUpdate: parsedChanges)
             )
             if let error = response.error { throw fail(error) }
             var fields: [(String, any Encodable)] = [("status", response.status ?? 0), ("name", response.name ?? "")]
@@ -229,4 +217,16 @@ struct AnyJSON: Encodable {
         default: try container.encode("\(value!)")
         }
     }
+}
+
+/// `kclab app call`'s first argument: a SecItem call by its route name, or `copy` for copy-matching.
+struct CallArgument: ExpressibleByArgument {
+    let call: SecItemCall
+
+    init?(argument: String) {
+        guard let call = SecItemCall(rawValue: argument == "copy" ? SecItemCall.copyMatching.rawValue : argument) else { return nil }
+        self.call = call
+    }
+
+    static var allValueStrings: [String] { ["add", "copy"] + SecItemCall.allCases.dropFirst().map(\.rawValue) }
 }

@@ -57,7 +57,7 @@ public struct FuzzTarget: Sendable {
             query: ["class": .string("genp"), "acct": .string("alice"), "v_Data": .data(Data("secret".utf8)), "m_Limit": .integer(5)],
             attributesToUpdate: ["labl": .array([.string("a"), .bool(true), .date(Date(timeIntervalSince1970: 0))])]
         )
-        let calls = CallMessage.Call.allCases.enumerated().map { index, call in
+        let calls = SecItemCall.allCases.enumerated().map { index, call in
             CallMessage(id: UInt32(index), call: call, request: request).encoded()
         }
         let answers = [
