@@ -82,7 +82,7 @@ let package = Package(
         /// The website fixture: nginx serving a built world's hosts and association files over TLS.
         .target(
             name: "WebsiteFixture",
-            dependencies: ["WorldBuilder", "WorldFile"],
+            dependencies: ["WorldFile", "WorldLayout"],
             path: "Website/Fixture",
             swiftSettings: strictSettings
         ),
@@ -142,11 +142,26 @@ let package = Package(
             name: "WorldFile",
             dependencies: [
                 "AppIdentity",
-                "WebCredentialAPI",
+                "UserAnswers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Services/WorldFile",
+            swiftSettings: strictSettings
+        ),
+        /// What the lab's scripted users answer to prompts (`approve`, `pick 2`, `wait 2s then decline`):
+        /// the world file's vocabulary and webcredentiald's prompt answers.
+        .target(
+            name: "UserAnswers",
+            path: "Services/UserAnswers",
+            swiftSettings: strictSettings
+        ),
+        /// Where each artifact of a built world lives: what daemons, devices and tools read, without
+        /// the code that writes it.
+        .target(
+            name: "WorldLayout",
+            dependencies: ["AppIdentity"],
+            path: "Services/WorldLayout",
             swiftSettings: strictSettings
         ),
         /// Writes a world's trust material: CAs, team certificates, profiles, signed bundles, TLS identities.
@@ -156,6 +171,7 @@ let package = Package(
                 "AppIdentity",
                 "CMSSupport",
                 "WorldFile",
+                "WorldLayout",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -198,7 +214,7 @@ let package = Package(
             name: "ServiceSupport",
             dependencies: [
                 "AppIdentity",
-                "WorldBuilder",
+                "WorldLayout",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -253,6 +269,7 @@ let package = Package(
         .target(
             name: "KeychainService",
             dependencies: [
+                "WorldLayout",
                 "AppIdentity",
                 "KeychainAPI",
                 "CMSSupport",
@@ -288,6 +305,7 @@ let package = Package(
         .target(
             name: "AssociationService",
             dependencies: [
+                "WorldLayout",
                 "ServiceMetrics",
                 .product(name: "Metrics", package: "swift-metrics"),
                 "AppIdentity",
@@ -296,7 +314,6 @@ let package = Package(
                 "SiteAssociation",
                 "SiteAssociationFetch",
                 "ServiceSupport",
-                "WorldBuilder",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -310,7 +327,7 @@ let package = Package(
         /// webcredentiald's API: what devices send, and the prompts and outcomes they get back.
         .target(
             name: "WebCredentialAPI",
-            dependencies: ["AppIdentity", "KeychainTypes"],
+            dependencies: ["AppIdentity", "KeychainTypes", "UserAnswers"],
             path: "Services/WebCredentialAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
@@ -320,6 +337,7 @@ let package = Package(
         .target(
             name: "WebCredentials",
             dependencies: [
+                "UserAnswers",
                 "AppIdentity", "KeychainTypes", "SiteAssociation", "WebAuthn", "WebCredentialAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -331,6 +349,7 @@ let package = Package(
         .target(
             name: "WebCredentialService",
             dependencies: [
+                "WorldLayout",
                 "ServiceMetrics",
                 .product(name: "Metrics", package: "swift-metrics"),
                 "AppIdentity",
@@ -341,7 +360,6 @@ let package = Package(
                 "ServiceSupport",
                 "WebCredentialAPI",
                 "WebCredentials",
-                "WorldBuilder",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -477,6 +495,8 @@ let package = Package(
         .target(
             name: "DeviceRuntime",
             dependencies: [
+                "UserAnswers",
+                "WorldLayout",
                 "AppIdentity",
                 "CMSSupport",
                 "DeviceProtocol",
@@ -487,7 +507,6 @@ let package = Package(
                 "ServiceSupport",
                 "SiteAssociation",
                 "WebCredentialAPI",
-                "WorldBuilder",
                 "WorldFile",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -598,13 +617,14 @@ let package = Package(
         /// Running a world: keychaind and devices as background processes, and talking to them.
         .target(
             name: "LabControl",
-            dependencies: ["DeviceProtocol", "KeychainTypes", "WebsiteFixture", "WorldBuilder", "WorldFile"],
+            dependencies: ["WorldLayout", "DeviceProtocol", "KeychainTypes", "WebsiteFixture", "WorldBuilder", "WorldFile"],
             path: "Tools/LabControl",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "kclab",
             dependencies: [
+                "WorldLayout",
                 "AppIdentity",
                 "DeviceProtocol",
                 "KeychainItems",
@@ -633,6 +653,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
+                "WorldLayout",
                 "AppIdentity",
                 "DeviceProtocol",
                 "KeychainAPI",
@@ -671,7 +692,7 @@ let package = Package(
 
         .target(
             name: "WorldTestSupport",
-            dependencies: ["AppIdentity", "CMSSupport", "WorldFile", "WorldBuilder"],
+            dependencies: ["WorldLayout", "AppIdentity", "CMSSupport", "WorldFile", "WorldBuilder"],
             path: "Tests/WorldTestSupport",
             swiftSettings: strictSettings
         ),
@@ -703,6 +724,7 @@ let package = Package(
         .executableTarget(
             name: "association-bench",
             dependencies: [
+                "WorldLayout",
                 "CMSSupport",
                 "SiteAssociation",
                 "SiteAssociationFetch",
@@ -730,13 +752,14 @@ let package = Package(
         ),
         .testTarget(
             name: "WorldFileTests",
-            dependencies: ["WebCredentialAPI", "WorldFile"],
+            dependencies: ["UserAnswers", "WebCredentialAPI", "WorldFile"],
             path: "Tests/WorldFileTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WorldBuilderTests",
             dependencies: [
+                "WorldLayout",
                 "AppIdentity",
                 "CMSSupport",
                 "WorldBuilder",
@@ -768,6 +791,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
+                "WorldLayout",
                 "app-sandbox",
                 "DeviceProtocol",
                 "KeychainAPI",
@@ -826,7 +850,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebCredentialsTests",
-            dependencies: ["AppIdentity", "KeychainTypes", "WebCredentialAPI", "WebCredentials"],
+            dependencies: ["UserAnswers", "AppIdentity", "KeychainTypes", "WebCredentialAPI", "WebCredentials"],
             path: "Tests/WebCredentialsTests",
             swiftSettings: strictSettings
         ),
@@ -858,6 +882,7 @@ let package = Package(
         .testTarget(
             name: "KclabTests",
             dependencies: [
+                "WorldLayout",
                 "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl",
                 "WorldTestSupport",
                 "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile",

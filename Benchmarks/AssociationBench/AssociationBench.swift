@@ -7,6 +7,7 @@ import SiteAssociationFetch
 import WebsiteFixture
 import WorldBuilder
 import WorldFile
+import WorldLayout
 
 /// association-bench: validates many domains served by the local nginx, as associationd and
 /// `kclab aasa check` do (a fresh TLS connection each, fetches in parallel), beside curl and

@@ -1,6 +1,7 @@
 import AppIdentity
 import KeychainTypes
 import Logging
+import UserAnswers
 import WebCredentialAPI
 
 extension Device {

@@ -5,6 +5,7 @@ import KeychainTypes
 import Logging
 import NIOHTTP1
 import ServiceSupport
+import UserAnswers
 import WebCredentialAPI
 import WorldFile
 

@@ -5,8 +5,8 @@ import Foundation
 import KeychainCallChannel
 public import Logging
 import ServiceSupport
-import WorldBuilder
 import WorldFile
+import WorldLayout
 
 /// The device process: boots, installs its apps, connects to keychaind, and serves its control
 /// socket until cancelled.

@@ -1,8 +1,8 @@
 import AppIdentity
 import CMSSupport
 import Foundation
-import WorldBuilder
 import WorldFile
+import WorldLayout
 
 /// Installs a device's apps as iOS does: each bundle is verified (chain, profile, device list,
 /// entitlements, digests) before it is copied in; a bundle that fails is refused with its reasons.

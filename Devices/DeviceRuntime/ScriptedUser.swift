@@ -1,6 +1,7 @@
 import DeviceProtocol
 import Foundation
 import Logging
+import UserAnswers
 import WebCredentialAPI
 import WorldFile
 

@@ -11,7 +11,7 @@ public import ServiceMetrics
 import ServiceSupport
 import SiteAssociation
 import SiteAssociationFetch
-import WorldBuilder
+import WorldLayout
 
 /// associationd: every device's associated domains, behind HTTPS with mutual TLS.
 public enum AssociationServer {

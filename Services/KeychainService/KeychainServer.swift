@@ -11,7 +11,7 @@ import ServiceLifecycle
 public import ServiceMetrics
 import ServiceSupport
 import UnixSignals
-import WorldBuilder
+import WorldLayout
 
 /// keychaind: the keychain of every device, behind HTTPS with mutual TLS.
 public enum KeychainServer {

@@ -1,7 +1,7 @@
 public import Foundation
 import NIOCore
 public import NIOSSL
-import WorldBuilder
+import WorldLayout
 
 /// TLS configurations built from a world's files (see `WorldLayout`): services present their
 /// certificate and demand a device certificate; devices present theirs and trust the web root.

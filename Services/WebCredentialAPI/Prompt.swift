@@ -1,3 +1,5 @@
+public import UserAnswers
+
 /// A consent prompt webcredentiald asks the device to show its user, as swcagent shows an alert.
 public struct Prompt: Codable, Hashable, Sendable {
     /// What the user is asked about.

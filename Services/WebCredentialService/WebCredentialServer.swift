@@ -7,7 +7,7 @@ public import Logging
 import NIOCore
 public import ServiceMetrics
 import ServiceSupport
-import WorldBuilder
+import WorldLayout
 
 /// webcredentiald: shared web credentials for every device, behind HTTPS with mutual TLS.
 public enum WebCredentialServer {

@@ -1,4 +1,5 @@
 import KeychainTypes
+import UserAnswers
 public import WebCredentialAPI
 
 extension SharedCredentialBroker {

@@ -2,6 +2,7 @@ import AppIdentity
 import Crypto
 import Foundation
 import KeychainTypes
+import UserAnswers
 import WebAuthn
 public import WebCredentialAPI
 

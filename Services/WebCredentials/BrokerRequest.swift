@@ -1,5 +1,6 @@
 import KeychainTypes
 import SiteAssociation
+import UserAnswers
 public import WebCredentialAPI
 
 extension SharedCredentialBroker {

@@ -1,4 +1,5 @@
 import KeychainTypes
+import UserAnswers
 import WebCredentialAPI
 
 /// `SecAddSharedWebCredential` and `SecRequestSharedWebCredential` as securityd (and, from iOS

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WorldLayout
 
 /// Writes a world's files so that a rebuild of an unchanged world changes nothing.
 ///

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import WorldFile
+import WorldLayout
 
 /// Writes the catalogue of broken sites of a website (`brokenSites: true`): for each host its TLS
 /// identity (an expired one, or one from a CA no device trusts, where that is the fault) and the

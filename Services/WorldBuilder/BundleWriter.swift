@@ -3,6 +3,7 @@ import CMSSupport
 import Crypto
 import Foundation
 import WorldFile
+import WorldLayout
 
 /// Writes an app's bundle: Info.plist, the executable, the profile, the readable entitlements and
 /// the code signature, then any deliberate damage the world asks for.

@@ -2,6 +2,7 @@ import AppIdentity
 import Crypto
 import Foundation
 import SwiftASN1
+import WorldLayout
 import X509
 
 /// A signing identity of the world: a certificate, its P-256 key, and the chain above it.

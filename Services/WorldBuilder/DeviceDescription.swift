@@ -1,5 +1,6 @@
 public import AppIdentity
 public import Foundation
+import WorldLayout
 
 /// What a built world says of each device (`devices/ID/device.json`): its ID, UDID, platform and
 /// release, for tools that check bundles as that device does.

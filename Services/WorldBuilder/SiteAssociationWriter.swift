@@ -1,5 +1,6 @@
 import Foundation
 import WorldFile
+import WorldLayout
 
 /// Writes the apple-app-site-association file each host serves: the JSON as it is, or signed with
 /// `openssl smime` exactly as seed 002's Listing 2 does.

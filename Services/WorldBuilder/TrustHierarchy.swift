@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import WorldFile
+import WorldLayout
 import X509
 
 /// The world's certificate authorities, as on Apple's platforms:

@@ -2,6 +2,7 @@ import AppIdentity
 import CMSSupport
 public import Foundation
 public import WorldFile
+public import WorldLayout
 
 /// `kclab world build`: writes a world's trust material with real keys and X.509 certificates
 /// (see ``WorldLayout`` for where each file goes). Building an unchanged world again changes nothing.

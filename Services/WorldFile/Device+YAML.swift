@@ -1,7 +1,7 @@
 import AppIdentity
 import Crypto
 import Foundation
-import WebCredentialAPI
+import UserAnswers
 
 extension Device {
     static let keys = [

@@ -1,5 +1,5 @@
 public import AppIdentity
-public import WebCredentialAPI
+public import UserAnswers
 
 /// A device: the operating system that installs and runs apps.
 public struct Device: Hashable, Sendable {

@@ -5,6 +5,7 @@ import Testing
 import WebsiteFixture
 import WorldBuilder
 import WorldFile
+import WorldLayout
 import WorldTestSupport
 
 /// The nginx fixture serves a world's association files over real TLS, and `kclab aasa check`

@@ -2,8 +2,8 @@ import Foundation
 import ServiceSupport
 import Testing
 import WebsiteFixture
-import WorldBuilder
 import WorldFile
+import WorldLayout
 import Yams
 
 /// docker-compose.yml, checked without Docker (CI has no engine): one service per process of the

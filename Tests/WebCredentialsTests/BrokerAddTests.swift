@@ -3,6 +3,7 @@ import Foundation
 import KeychainTypes
 import Synchronization
 import Testing
+import UserAnswers
 import WebCredentialAPI
 import WebCredentials
 

@@ -2,6 +2,7 @@ import AppIdentity
 import Foundation
 import KeychainTypes
 import Synchronization
+import UserAnswers
 import WebCredentialAPI
 import WebCredentials
 

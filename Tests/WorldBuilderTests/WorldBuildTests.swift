@@ -7,6 +7,7 @@ import SwiftASN1
 import Testing
 import WorldBuilder
 import WorldFile
+import WorldLayout
 import WorldTestSupport
 import X509
 

@@ -1,6 +1,7 @@
 import AppIdentity
 import Foundation
 import Testing
+import UserAnswers
 import WebCredentialAPI
 import WorldFile
 

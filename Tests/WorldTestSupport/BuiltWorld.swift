@@ -1,7 +1,8 @@
 public import CMSSupport
 public import Foundation
-public import WorldBuilder
+import WorldBuilder
 public import WorldFile
+public import WorldLayout
 
 /// A world built into a temporary folder for one test.
 public struct BuiltWorld: Sendable {

@@ -1,8 +1,8 @@
 public import DeviceProtocol
 public import Foundation
 import WebsiteFixture
-import WorldBuilder
 import WorldFile
+import WorldLayout
 
 /// Where `kclab up` serves a world's websites: nginx on one loopback port, every host by SNI.
 extension SiteRecord {

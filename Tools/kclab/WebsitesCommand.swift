@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import WebsiteFixture
-import WorldBuilder
 import WorldFile
+import WorldLayout
 
 /// `kclab websites config`: the nginx configuration of a world's websites, for an nginx that
 /// kclab does not start itself (the compose lab's `nginx` service).

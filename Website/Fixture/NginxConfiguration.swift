@@ -1,6 +1,6 @@
 public import Foundation
-public import WorldBuilder
 public import WorldFile
+public import WorldLayout
 
 /// The nginx configuration that serves a built world's websites on loopback: one TLS server per
 /// host (chosen by SNI), each with its certificate from the world's web CA, answering

@@ -1,6 +1,7 @@
 import Foundation
 import WorldBuilder
 import WorldFile
+import WorldLayout
 
 extension FuzzTarget {
     /// Every target, the world-yaml one growing from `worldFile` (a minimal world when it cannot

@@ -1,6 +1,5 @@
 public import AppIdentity
 public import Foundation
-public import WorldFile
 
 /// Where `kclab world build` puts each artifact inside its output folder. Every tool that reads a
 /// built world (kclab, the devices, the services) finds its files through this one type.
@@ -63,10 +62,6 @@ public struct WorldLayout: Sendable, Hashable {
     public static func bundle(_ bundleID: BundleID) -> String { "apps/\(bundleID).app" }
     public static func updateBundle(_ bundleID: BundleID) -> String { "apps/updates/\(bundleID).app" }
     public static func updateProfile(_ bundleID: BundleID) -> String { "profiles/updates/\(bundleID).mobileprovision" }
-    /// Where `app`'s bundle goes: its update's folder for the later version.
-    public static func bundle(for app: App) -> String { app.isUpdate ? updateBundle(app.bundleID) : bundle(app.bundleID) }
-    /// Where `app`'s profile goes.
-    public static func profile(for app: App) -> String { app.isUpdate ? updateProfile(app.bundleID) : profile(app.bundleID) }
     public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
     /// What a device is (ID, UDID, platform, release), for tools that check as it does.
     public static func deviceDescription(_ device: String) -> String { "devices/\(device)/device.json" }
