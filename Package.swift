@@ -51,9 +51,15 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         /// CMS signing and verification over OpenSSL: profiles, code signatures, signed AASA files.
+        /// The one error shape of the libraries (`CodedError`): a code, a message and a cause.
+        .target(
+            name: "LabErrors",
+            path: "Services/LabErrors",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CMSSupport",
-            dependencies: ["COpenSSL"],
+            dependencies: ["LabErrors", "COpenSSL"],
             path: "Services/CMSSupport",
             swiftSettings: strictSettings
         ),
@@ -129,6 +135,7 @@ let package = Package(
         .target(
             name: "AppIdentity",
             dependencies: [
+                "LabErrors",
                 "CMSSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -141,6 +148,7 @@ let package = Package(
         .target(
             name: "WorldFile",
             dependencies: [
+                "LabErrors",
                 "AppIdentity",
                 "UserAnswers",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -168,6 +176,7 @@ let package = Package(
         .target(
             name: "WorldBuilder",
             dependencies: [
+                "LabErrors",
                 "AppIdentity",
                 "CMSSupport",
                 "WorldFile",
@@ -189,7 +198,7 @@ let package = Package(
         /// The SecItem semantics: query grammar, access-group rules, statuses and result shapes.
         .target(
             name: "KeychainItems",
-            dependencies: ["AppIdentity", "KeychainTypes", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LabErrors", "AppIdentity", "KeychainTypes", .product(name: "Crypto", package: "swift-crypto")],
             path: "Services/KeychainItems",
             swiftSettings: strictSettings
         ),
@@ -198,6 +207,7 @@ let package = Package(
         .target(
             name: "KeychainStore",
             dependencies: [
+                "LabErrors",
                 "KeychainItems",
                 "KeychainTypes",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -624,6 +634,7 @@ let package = Package(
         .executableTarget(
             name: "kclab",
             dependencies: [
+                "LabErrors",
                 "WorldLayout",
                 "AppIdentity",
                 "DeviceProtocol",
@@ -740,13 +751,13 @@ let package = Package(
 
         .testTarget(
             name: "CMSSupportTests",
-            dependencies: ["CMSSupport", "WorldTestSupport"],
+            dependencies: ["LabErrors", "CMSSupport", "WorldTestSupport"],
             path: "Tests/CMSSupportTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppIdentityTests",
-            dependencies: ["AppIdentity", "CMSSupport", "WorldTestSupport"],
+            dependencies: ["LabErrors", "AppIdentity", "CMSSupport", "WorldTestSupport"],
             path: "Tests/AppIdentityTests",
             swiftSettings: strictSettings
         ),
@@ -782,6 +793,7 @@ let package = Package(
         .testTarget(
             name: "KeychainStoreTests",
             dependencies: [
+                "LabErrors",
                 "AppIdentity", "KeychainItems", "KeychainStore", "KeychainTypes", "WorldTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,3 +1,5 @@
+public import LabErrors
+
 /// The name of a keychain access group, such as `ABCDE12345.com.example.SharedItems` or
 /// `group.com.example.AppSuite`. Never empty: the empty string is always an invalid group.
 public struct AccessGroup: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {

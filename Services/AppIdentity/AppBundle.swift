@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+public import LabErrors
 
 /// An app bundle directory as KeychainLab lays it out, after a real `.app`:
 ///
@@ -79,7 +80,7 @@ public struct AppBundle: Sendable {
             }
             return Data(hasher.finalize())
         } catch {
-            throw IdentityError(.unreadableFile, "cannot read the executable \(executableName): \(error.localizedDescription)")
+            throw IdentityError(.unreadableFile, "cannot read the executable \(executableName): \(error.localizedDescription)", cause: error)
         }
     }
 

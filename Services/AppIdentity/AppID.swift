@@ -1,3 +1,5 @@
+public import LabErrors
+
 /// An application identifier: an app ID prefix (the team ID or a legacy bundle seed ID) and a
 /// bundle ID, such as `ABCDE12345.com.example.AppOne`. It names the app's private access group.
 public struct AppID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {

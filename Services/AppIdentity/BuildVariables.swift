@@ -1,4 +1,5 @@
 import Foundation
+public import LabErrors
 
 /// The build settings Xcode substitutes into entitlements when it signs an app:
 /// `$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)` and `$(PRODUCT_BUNDLE_IDENTIFIER)`.

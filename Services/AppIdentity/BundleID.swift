@@ -1,3 +1,5 @@
+public import LabErrors
+
 /// A bundle identifier in reverse-DNS form, such as `com.example.AppOne`.
 public struct BundleID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The identifier.

@@ -1,6 +1,7 @@
 public import CMSSupport
 import Crypto
 public import Foundation
+import LabErrors
 
 /// Decides whether an app bundle may be installed: its signatures (``SignatureVerifier``), then
 /// that the files on disk are the ones that were signed.

@@ -1,4 +1,5 @@
 public import Foundation
+public import LabErrors
 public import SwiftASN1
 public import X509
 
@@ -8,7 +9,7 @@ extension Certificate {
         do {
             self = try Certificate(derEncoded: Array(der))
         } catch {
-            throw IdentityError(.malformedCertificate, "not a DER certificate: \(error)")
+            throw IdentityError(.malformedCertificate, "not a DER certificate: \(error)", cause: error)
         }
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import LabErrors
 
 /// What a code signature signs: the app's identifier, its team, its expanded entitlements and
 /// the digests of the files that make it up.

@@ -1,3 +1,5 @@
+public import LabErrors
+
 /// An operating-system version such as `17.4` or `12.5.1`; where Apple changed behaviour, the
 /// device's version chooses which behaviour it gets.
 public struct OSVersion: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {

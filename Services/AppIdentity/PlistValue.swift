@@ -1,4 +1,5 @@
 public import Foundation
+public import LabErrors
 
 /// A property-list value, as entitlements and profiles hold them.
 public indirect enum PlistValue: Hashable, Sendable {

@@ -1,4 +1,5 @@
 public import Foundation
+public import LabErrors
 
 /// A provisioning profile: the property list inside an `embedded.mobileprovision`, in which Apple
 /// states which App ID, entitlements, signing certificates and devices a team may use.

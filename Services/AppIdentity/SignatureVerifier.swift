@@ -1,6 +1,7 @@
 public import CMSSupport
 import Crypto
 public import Foundation
+import LabErrors
 import X509
 
 /// Checks an app's profile and code signature against the trusted roots, the way a device does at

@@ -1,3 +1,5 @@
+public import LabErrors
+
 /// A development team's identifier: ten upper-case letters or digits, such as `ABCDE12345`.
 ///
 /// A legacy bundle seed ID has the same form, so this type also carries app ID prefixes.

@@ -1,5 +1,6 @@
 import COpenSSL
 public import Foundation
+public import LabErrors
 
 /// Makes CMS SignedData messages with the content attached, as `openssl cms -sign -nodetach` does.
 public struct CMSSigner: Sendable {

@@ -1,5 +1,6 @@
 import COpenSSL
 public import Foundation
+public import LabErrors
 
 /// A CMS SignedData message whose signature has been checked against its own content.
 ///

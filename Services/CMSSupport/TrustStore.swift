@@ -1,5 +1,6 @@
 import COpenSSL
 public import Foundation
+public import LabErrors
 
 /// A set of trusted root certificates, and the chain check OpenSSL makes against them.
 public struct TrustStore: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import LabErrors
 
 /// One OpenSSL `X509`, owned and freed by this object.
 final class X509Handle {

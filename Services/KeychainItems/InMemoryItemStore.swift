@@ -1,5 +1,6 @@
 import Foundation
 import KeychainTypes
+import LabErrors
 import Synchronization
 
 /// An item store in memory, for tests of the engine: the same rules as the SQLite store, no disk.

@@ -1,5 +1,6 @@
 public import Foundation
 public import KeychainTypes
+public import LabErrors
 
 /// Where keychain items live. The engine decides what a SecItem call means; a store only finds,
 /// inserts, replaces and removes items, inside transactions.
@@ -112,40 +113,30 @@ public struct ItemFilter: Hashable, Sendable {
 }
 
 /// A store that cannot do what it was asked.
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        /// A live item has the same primary key.
-        public static let duplicate = Code(rawValue: "duplicate")
-        /// Stored bytes cannot be decrypted or decoded.
-        public static let corrupt = Code(rawValue: "corrupt")
-        /// The database cannot be read or written (SQLITE_IOERR).
-        public static let io = Code(rawValue: "io")
-        /// The database is read-only (SQLITE_READONLY).
-        public static let readOnly = Code(rawValue: "readOnly")
-        /// Memory ran out (SQLITE_NOMEM).
-        public static let outOfMemory = Code(rawValue: "outOfMemory")
-        /// The database cannot be used at all: damaged, not a database, or any other SQLite failure.
-        public static let unavailable = Code(rawValue: "unavailable")
-        public var description: String { rawValue }
-    }
+public typealias StoreError = CodedError<StoreErrors>
 
-    /// What kind of failure.
-    public let code: Code
-    /// Details for logs (never a secret).
-    public let message: String
+/// The errors of an item store.
+public enum StoreErrors: ErrorDomain {
+    /// `duplicate: an item with the same primary key exists`: the code first, for logs.
+    public static func describe(code: String, message: String) -> String { "\(code): \(message)" }
+}
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+extension CodedError.Code where Domain == StoreErrors {
+    /// A live item has the same primary key.
+    public static let duplicate = Self("duplicate")
+    /// Stored bytes cannot be decrypted or decoded.
+    public static let corrupt = Self("corrupt")
+    /// The database cannot be read or written (SQLITE_IOERR).
+    public static let io = Self("io")
+    /// The database is read-only (SQLITE_READONLY).
+    public static let readOnly = Self("readOnly")
+    /// Memory ran out (SQLITE_NOMEM).
+    public static let outOfMemory = Self("outOfMemory")
+    /// The database cannot be used at all: damaged, not a database, or any other SQLite failure.
+    public static let unavailable = Self("unavailable")
+}
 
-    public var description: String { "\(code): \(message)" }
-
-    public static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
+extension CodedError where Domain == StoreErrors {
     /// The OSStatus a device reports for this failure (spec §2.9: SQLITE_IOERR is errSecIO,
     /// SQLITE_READONLY errSecReadOnly, SQLITE_NOMEM errSecAllocate, most others — a damaged
     /// database included, as KeychainAPITests' corruption test expects — errSecNotAvailable).

@@ -1,5 +1,6 @@
 import Foundation
 public import KeychainTypes
+import LabErrors
 
 extension KeychainEngine {
     /// `SecItemAdd` (spec keychain.md §2.3).

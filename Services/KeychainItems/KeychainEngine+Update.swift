@@ -1,5 +1,6 @@
 import Foundation
 public import KeychainTypes
+import LabErrors
 
 extension KeychainEngine {
     /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups

@@ -1,5 +1,6 @@
 public import Foundation
 import KeychainTypes
+import LabErrors
 
 /// The SecItem semantics of a real device: the four calls, their order of checks, their statuses and
 /// their result shapes (spec keychain.md §1–§5), over any ``ItemStore``.

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainItems
 import KeychainTypes
+import LabErrors
 
 extension SQLiteItemStore {
     /// One read or write transaction, on a connection's statements (``SQLiteStatements``).

@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 public import KeychainItems
 import KeychainTypes
+import LabErrors
 
 /// The daemon's item store: one SQLite database (WAL, `synchronous = FULL`) holding every device's
 /// keychain, with attributes and data sealed by AES-GCM under per-keychain keys kept outside it

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import KeychainItems
+import LabErrors
 
 /// A value bound to a statement's `?`.
 enum SQLValue {

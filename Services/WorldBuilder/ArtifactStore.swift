@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LabErrors
 import WorldLayout
 
 /// Writes a world's files so that a rebuild of an unchanged world changes nothing.
@@ -103,7 +104,7 @@ struct ArtifactStore {
         } catch let error as BuildError {
             throw error
         } catch {
-            throw BuildError(.io, "cannot write \(url.path): \(error.localizedDescription)")
+            throw BuildError(.io, "cannot write \(url.path): \(error.localizedDescription)", cause: error)
         }
     }
 }

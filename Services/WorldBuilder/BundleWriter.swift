@@ -2,6 +2,7 @@ import AppIdentity
 import CMSSupport
 import Crypto
 import Foundation
+import LabErrors
 import WorldFile
 import WorldLayout
 
@@ -46,7 +47,7 @@ struct BundleWriter {
                 do {
                     return try CMSSigner(certificatePEM: signer.pem, privateKeyPEM: signer.keyPEM, chainPEM: signer.chain).sign(content)
                 } catch {
-                    throw BuildError(.signing, "cannot sign \(app.bundleID): \(error)")
+                    throw BuildError(.signing, "cannot sign \(app.bundleID): \(error)", cause: error)
                 }
             }
         )

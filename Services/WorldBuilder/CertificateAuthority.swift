@@ -1,6 +1,7 @@
 import AppIdentity
 import Crypto
 import Foundation
+import LabErrors
 import SwiftASN1
 import WorldLayout
 import X509
@@ -170,7 +171,7 @@ extension ArtifactStore {
                     )
                     return Data((try certificate.serializeAsPEM().pemString + "\n").utf8)
                 } catch {
-                    throw BuildError(.signing, "cannot issue \(path): \(error)")
+                    throw BuildError(.signing, "cannot issue \(path): \(error)", cause: error)
                 }
             }
         )

@@ -1,4 +1,5 @@
 import Foundation
+import LabErrors
 import WorldFile
 import WorldLayout
 

@@ -1,5 +1,6 @@
 import AppIdentity
 import Foundation
+import LabErrors
 import WorldFile
 import WorldLayout
 import X509
@@ -129,7 +130,7 @@ struct TrustHierarchy {
                 CommonName("Apple Development: \(team.name) (\(team.id))")
             }
         } catch {
-            throw BuildError(.signing, "cannot name the certificate of team \(team.id): \(error)")
+            throw BuildError(.signing, "cannot name the certificate of team \(team.id): \(error)", cause: error)
         }
         return try store.identity(path, subject: subject, profile: .signer(.teamSigning), issuer: issuer, now: now)
     }

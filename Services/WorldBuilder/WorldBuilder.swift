@@ -1,6 +1,7 @@
 import AppIdentity
 import CMSSupport
 public import Foundation
+public import LabErrors
 public import WorldFile
 public import WorldLayout
 

@@ -1,4 +1,5 @@
 import AppIdentity
+import LabErrors
 import Yams
 
 /// A YAML node that knows where it came from, so every error names the file, line and key.

@@ -1,4 +1,5 @@
 import AppIdentity
+import LabErrors
 import Testing
 
 @Suite struct BuildVariablesTests {

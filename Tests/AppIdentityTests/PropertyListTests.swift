@@ -1,5 +1,6 @@
 import AppIdentity
 import Foundation
+import LabErrors
 import Testing
 
 @Suite struct PropertyListTests {

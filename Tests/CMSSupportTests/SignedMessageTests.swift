@@ -1,5 +1,6 @@
 import CMSSupport
 import Foundation
+import LabErrors
 import Testing
 import WorldTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import KeychainItems
 import KeychainStore
 import KeychainTypes
+import LabErrors
 import Testing
 import WorldTestSupport
 

@@ -2,6 +2,7 @@ import AppIdentity
 import ArgumentParser
 import Foundation
 import LabControl
+import LabErrors
 import SiteAssociation
 import WorldBuilder
 import WorldFile
