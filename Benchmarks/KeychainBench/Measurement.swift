@@ -129,7 +129,7 @@ func onEventLoop<T: Sendable>(_ loop: any EventLoop, _ body: @escaping @Sendable
     }
 }
 
-/// Latencies gathered from many threads.
+/// Latencies gathered from many threads. Unchecked: every access holds `lock`.
 final class LockedArray: @unchecked Sendable {
     // Every access holds `lock`.
     private let lock = NSLock()

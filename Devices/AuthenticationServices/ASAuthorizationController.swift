@@ -21,6 +21,10 @@ public protocol ASAuthorizationControllerPresentationContextProviding: AnyObject
 /// `ASAuthorizationController`: performs passkey requests through the device, which checks the
 /// association, asks its user and lets the platform authenticator answer. The private key never
 /// reaches the app.
+///
+/// Unchecked, as NSObject is not Sendable: the requests are `let`; the app sets `delegate` and
+/// `presentationContextProvider` before `performRequests()`, as with Apple's, and the controller
+/// only reads them afterwards.
 public final class ASAuthorizationController: NSObject, @unchecked Sendable {
     public let authorizationRequests: [ASAuthorizationRequest]
     public weak var delegate: (any ASAuthorizationControllerDelegate)?

@@ -1,5 +1,11 @@
 public import Foundation
 
+// The classes here are NSObjects, as Apple's are, and NSObject is not Sendable: their Sendable
+// conformances are unchecked. The values (credentials, descriptors, client data, the provider and
+// the authorization) hold only `let`s of Sendable types. The requests have Apple's settable
+// properties; as with Apple's, an app sets them before `performRequests()` and nothing writes them
+// afterwards, so the controller reads them from one thread at a time.
+
 /// A request an `ASAuthorizationController` performs.
 open class ASAuthorizationRequest: NSObject, @unchecked Sendable {}
 

@@ -8,6 +8,9 @@ import NIOSSL
 /// An app's way to the lab's websites, over HTTPS with the device's trust roots and the device's
 /// DNS (both from the environment the device launches apps with), keeping cookies like a browser
 /// tab. Redirects are followed for GETs and after form posts (303), as browsers do.
+///
+/// Unchecked: the client is immutable and thread-safe; the cookie jar is read and written only
+/// while holding `lock`.
 public final class WebClient: @unchecked Sendable {
     /// An answer: status, headers, body, and the URL it came from (after redirects).
     public struct Page: Sendable {

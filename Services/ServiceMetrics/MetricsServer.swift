@@ -66,6 +66,9 @@ public struct MetricsServer: Service {
 }
 
 /// Answers `GET /metrics` with the registry's text; anything else is 404 or 405.
+///
+/// Unchecked: NIO calls a handler on its channel's event loop only, so `head` is touched by one
+/// thread; the refresh hops back to that loop before it writes.
 private final class ScrapeHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart

@@ -2,6 +2,9 @@ public import Foundation
 
 /// nginx from Debian's package, run in the foreground as a child process with a generated
 /// configuration; stopped (and waited for) by ``stop()``.
+///
+/// Unchecked: `Process` is not Sendable, but it is made and started in `init` and afterwards
+/// only signalled and waited for, which Foundation allows from any thread.
 public final class NginxProcess: @unchecked Sendable {
     // `process` is set once in init and only read afterwards.
     private let process: Process
