@@ -11,6 +11,40 @@ let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// The package each product of another package comes from, so that a target names a product once:
+/// `product("NIOCore")`.
+let productPackages: [String: String] = [
+    "ArgumentParser": "swift-argument-parser",
+    "AsyncHTTPClient": "async-http-client",
+    "Crypto": "swift-crypto",
+    "CryptoExtras": "swift-crypto",
+    "GRDB": "GRDB.swift",
+    "GRDBSQLite": "GRDB.swift",
+    "HTTPTypes": "swift-http-types",
+    "Hummingbird": "hummingbird",
+    "HummingbirdTLS": "hummingbird",
+    "Logging": "swift-log",
+    "Metrics": "swift-metrics",
+    "NIOCore": "swift-nio",
+    "NIOExtras": "swift-nio-extras",
+    "NIOHTTP1": "swift-nio",
+    "NIOHTTPCompression": "swift-nio-extras",
+    "NIOPosix": "swift-nio",
+    "NIOSSL": "swift-nio-ssl",
+    "Prometheus": "swift-prometheus",
+    "ServiceLifecycle": "swift-service-lifecycle",
+    "SwiftASN1": "swift-asn1",
+    "UnixSignals": "swift-service-lifecycle",
+    "X509": "swift-certificates",
+    "Yams": "Yams",
+]
+
+/// A dependency on another package's product, found in ``productPackages``.
+func product(_ name: String) -> Target.Dependency {
+    guard let package = productPackages[name] else { fatalError("Package.swift: add \(name) to productPackages") }
+    return .product(name: name, package: package)
+}
+
 let package = Package(
     name: "KeychainLab",
     platforms: [.macOS(.v15)],
@@ -46,21 +80,21 @@ let package = Package(
         /// OpenSSL's libcrypto, for CMS (see docs/architecture.md, "Choices of dependency").
         .systemLibrary(
             name: "COpenSSL",
-            path: "Services/COpenSSL",
+            path: "Services/Identity/COpenSSL",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        /// CMS signing and verification over OpenSSL: profiles, code signatures, signed AASA files.
         /// The one error shape of the libraries (`CodedError`): a code, a message and a cause.
         .target(
             name: "LabErrors",
-            path: "Services/LabErrors",
+            path: "Services/Support/LabErrors",
             swiftSettings: strictSettings
         ),
+        /// CMS signing and verification over OpenSSL: profiles, code signatures, signed AASA files.
         .target(
             name: "CMSSupport",
             dependencies: ["LabErrors", "COpenSSL"],
-            path: "Services/CMSSupport",
+            path: "Services/Identity/CMSSupport",
             swiftSettings: strictSettings
         ),
         /// Associated domains: entitlement entries, the AASA file model, and the rules that decide
@@ -68,7 +102,7 @@ let package = Package(
         .target(
             name: "SiteAssociation",
             dependencies: ["CMSSupport"],
-            path: "Services/SiteAssociation",
+            path: "Services/Associations/SiteAssociation",
             swiftSettings: strictSettings
         ),
         /// Fetching association files as a device does (AsyncHTTPClient, no redirects, 128 KB).
@@ -76,13 +110,13 @@ let package = Package(
             name: "SiteAssociationFetch",
             dependencies: [
                 "SiteAssociation",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                product("AsyncHTTPClient"),
+                product("NIOCore"),
+                product("NIOHTTP1"),
+                product("NIOHTTPCompression"),
+                product("NIOSSL"),
             ],
-            path: "Services/SiteAssociationFetch",
+            path: "Services/Associations/SiteAssociationFetch",
             swiftSettings: strictSettings
         ),
         /// The website fixture: nginx serving a built world's hosts and association files over TLS.
@@ -96,8 +130,8 @@ let package = Package(
         /// platform authenticator writes (passkeys, docs/passkeys.md).
         .target(
             name: "WebAuthn",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            path: "Services/WebAuthn",
+            dependencies: [product("Crypto")],
+            path: "Services/WebCredentials/WebAuthn",
             swiftSettings: strictSettings
         ),
         /// The login website: accounts with scrypt hashes in SQLite, HTML pages and a JSON API.
@@ -107,13 +141,13 @@ let package = Package(
                 "ServiceSupport",
                 "WebAuthn",
                 "WorldFile",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                product("Crypto"),
+                product("CryptoExtras"),
+                product("GRDB"),
+                product("HTTPTypes"),
+                product("Hummingbird"),
+                product("Logging"),
+                product("NIOCore"),
             ],
             path: "Website/LoginService",
             swiftSettings: strictSettings
@@ -124,9 +158,9 @@ let package = Package(
                 "ServiceSupport",
                 "LoginService",
                 "WorldFile",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                product("ArgumentParser"),
+                product("Hummingbird"),
+                product("Logging"),
             ],
             path: "Website/website",
             swiftSettings: strictSettings
@@ -137,11 +171,11 @@ let package = Package(
             dependencies: [
                 "LabErrors",
                 "CMSSupport",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("X509"),
+                product("SwiftASN1"),
+                product("Crypto"),
             ],
-            path: "Services/AppIdentity",
+            path: "Services/Identity/AppIdentity",
             swiftSettings: strictSettings
         ),
         /// The world file: teams, apps, devices and websites, read from YAML with line-exact errors.
@@ -151,17 +185,17 @@ let package = Package(
                 "LabErrors",
                 "AppIdentity",
                 "UserAnswers",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Yams", package: "Yams"),
+                product("Crypto"),
+                product("Yams"),
             ],
-            path: "Services/WorldFile",
+            path: "Services/World/WorldFile",
             swiftSettings: strictSettings
         ),
         /// What the lab's scripted users answer to prompts (`approve`, `pick 2`, `wait 2s then decline`):
         /// the world file's vocabulary and webcredentiald's prompt answers.
         .target(
             name: "UserAnswers",
-            path: "Services/UserAnswers",
+            path: "Services/WebCredentials/UserAnswers",
             swiftSettings: strictSettings
         ),
         /// Where each artifact of a built world lives: what daemons, devices and tools read, without
@@ -169,7 +203,7 @@ let package = Package(
         .target(
             name: "WorldLayout",
             dependencies: ["AppIdentity"],
-            path: "Services/WorldLayout",
+            path: "Services/World/WorldLayout",
             swiftSettings: strictSettings
         ),
         /// Writes a world's trust material: CAs, team certificates, profiles, signed bundles, TLS identities.
@@ -181,25 +215,25 @@ let package = Package(
                 "CMSSupport",
                 "WorldFile",
                 "WorldLayout",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("X509"),
+                product("SwiftASN1"),
+                product("Crypto"),
             ],
-            path: "Services/WorldBuilder",
+            path: "Services/World/WorldBuilder",
             swiftSettings: strictSettings
         ),
 
         /// The values and statuses of the SecItem API, shared by services, devices and apps.
         .target(
             name: "KeychainTypes",
-            path: "Services/KeychainTypes",
+            path: "Services/Keychain/KeychainTypes",
             swiftSettings: strictSettings
         ),
         /// The SecItem semantics: query grammar, access-group rules, statuses and result shapes.
         .target(
             name: "KeychainItems",
-            dependencies: ["LabErrors", "AppIdentity", "KeychainTypes", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Services/KeychainItems",
+            dependencies: ["LabErrors", "AppIdentity", "KeychainTypes", product("Crypto")],
+            path: "Services/Keychain/KeychainItems",
             swiftSettings: strictSettings
         ),
 
@@ -210,11 +244,11 @@ let package = Package(
                 "LabErrors",
                 "KeychainItems",
                 "KeychainTypes",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("GRDB"),
+                product("GRDBSQLite"),
+                product("Crypto"),
             ],
-            path: "Services/KeychainStore",
+            path: "Services/Keychain/KeychainStore",
             swiftSettings: strictSettings
         ),
 
@@ -225,23 +259,23 @@ let package = Package(
             dependencies: [
                 "AppIdentity",
                 "WorldLayout",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "X509", package: "swift-certificates"),
+                product("AsyncHTTPClient"),
+                product("Hummingbird"),
+                product("HummingbirdTLS"),
+                product("NIOCore"),
+                product("NIOHTTP1"),
+                product("NIOSSL"),
+                product("Logging"),
+                product("X509"),
             ],
-            path: "Services/ServiceSupport",
+            path: "Services/Support/ServiceSupport",
             swiftSettings: strictSettings
         ),
         /// keychaind's API types, shared by keychaind and devices; openapi.yaml is the contract.
         .target(
             name: "KeychainAPI",
             dependencies: ["AppIdentity", "KeychainTypes"],
-            path: "Services/KeychainAPI",
+            path: "Services/Keychain/KeychainAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
         ),
@@ -252,27 +286,27 @@ let package = Package(
             dependencies: [
                 "KeychainAPI",
                 "KeychainTypes",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                product("NIOCore"),
+                product("NIOPosix"),
+                product("NIOSSL"),
             ],
-            path: "Services/KeychainCallChannel",
+            path: "Services/Keychain/KeychainCallChannel",
             swiftSettings: strictSettings
         ),
         /// A daemon's Prometheus metrics endpoint (swift-metrics bootstrapped with swift-prometheus).
         .target(
             name: "ServiceMetrics",
             dependencies: [
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                product("ArgumentParser"),
+                product("Logging"),
+                product("Metrics"),
+                product("NIOCore"),
+                product("NIOHTTP1"),
+                product("NIOPosix"),
+                product("Prometheus"),
+                product("ServiceLifecycle"),
             ],
-            path: "Services/ServiceMetrics",
+            path: "Services/Support/ServiceMetrics",
             swiftSettings: strictSettings
         ),
         /// keychaind's routes: device reports, app registration from signatures, the four SecItem calls.
@@ -289,25 +323,25 @@ let package = Package(
                 "KeychainCallChannel",
                 "ServiceMetrics",
                 "ServiceSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                product("Hummingbird"),
+                product("Metrics"),
+                product("Logging"),
+                product("Crypto"),
+                product("CryptoExtras"),
+                product("NIOCore"),
+                product("NIOPosix"),
+                product("NIOSSL"),
+                product("ServiceLifecycle"),
+                product("UnixSignals"),
             ],
-            path: "Services/KeychainService",
+            path: "Services/Keychain/KeychainService",
             swiftSettings: strictSettings
         ),
         /// associationd's API: what devices send and what they get back.
         .target(
             name: "AssociationAPI",
             dependencies: ["AppIdentity", "SiteAssociation"],
-            path: "Services/AssociationAPI",
+            path: "Services/Associations/AssociationAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
         ),
@@ -317,28 +351,28 @@ let package = Package(
             dependencies: [
                 "WorldLayout",
                 "ServiceMetrics",
-                .product(name: "Metrics", package: "swift-metrics"),
+                product("Metrics"),
                 "AppIdentity",
                 "AssociationAPI",
                 "CMSSupport",
                 "SiteAssociation",
                 "SiteAssociationFetch",
                 "ServiceSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                product("GRDB"),
+                product("Hummingbird"),
+                product("HummingbirdTLS"),
+                product("Logging"),
+                product("NIOCore"),
+                product("NIOSSL"),
             ],
-            path: "Services/AssociationService",
+            path: "Services/Associations/AssociationService",
             swiftSettings: strictSettings
         ),
         /// webcredentiald's API: what devices send, and the prompts and outcomes they get back.
         .target(
             name: "WebCredentialAPI",
             dependencies: ["AppIdentity", "KeychainTypes", "UserAnswers"],
-            path: "Services/WebCredentialAPI",
+            path: "Services/WebCredentials/WebCredentialAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
         ),
@@ -349,9 +383,9 @@ let package = Package(
             dependencies: [
                 "UserAnswers",
                 "AppIdentity", "KeychainTypes", "SiteAssociation", "WebAuthn", "WebCredentialAPI",
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("Crypto"),
             ],
-            path: "Services/WebCredentials",
+            path: "Services/WebCredentials/WebCredentials",
             swiftSettings: strictSettings
         ),
         /// webcredentiald's service: verifies the calling app, runs the broker against keychaind and
@@ -361,7 +395,7 @@ let package = Package(
             dependencies: [
                 "WorldLayout",
                 "ServiceMetrics",
-                .product(name: "Metrics", package: "swift-metrics"),
+                product("Metrics"),
                 "AppIdentity",
                 "AssociationAPI",
                 "CMSSupport",
@@ -370,14 +404,14 @@ let package = Package(
                 "ServiceSupport",
                 "WebCredentialAPI",
                 "WebCredentials",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                product("GRDB"),
+                product("Hummingbird"),
+                product("HummingbirdTLS"),
+                product("Logging"),
+                product("NIOCore"),
+                product("NIOHTTP1"),
             ],
-            path: "Services/WebCredentialService",
+            path: "Services/WebCredentials/WebCredentialService",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -386,11 +420,11 @@ let package = Package(
                 "ServiceMetrics",
                 "ServiceSupport",
                 "WebCredentialService",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                product("ArgumentParser"),
+                product("Hummingbird"),
+                product("Logging"),
             ],
-            path: "Services/webcredentiald",
+            path: "Services/WebCredentials/webcredentiald",
             swiftSettings: strictSettings
         ),
         /// The Apple-like CDN: association files fetched from each site and cached.
@@ -400,14 +434,14 @@ let package = Package(
                 "ServiceSupport",
                 "SiteAssociation",
                 "SiteAssociationFetch",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                product("Hummingbird"),
+                product("HummingbirdTLS"),
+                product("HTTPTypes"),
+                product("Logging"),
+                product("NIOCore"),
+                product("NIOHTTP1"),
             ],
-            path: "Services/AppleCDN",
+            path: "Services/Associations/AppleCDN",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -419,11 +453,11 @@ let package = Package(
                 "AssociationService",
                 "SiteAssociation",
                 "SiteAssociationFetch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                product("ArgumentParser"),
+                product("Hummingbird"),
+                product("Logging"),
             ],
-            path: "Services/associationd",
+            path: "Services/Associations/associationd",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -432,11 +466,11 @@ let package = Package(
                 "ServiceSupport",
                 "AppleCDN",
                 "SiteAssociationFetch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                product("ArgumentParser"),
+                product("Hummingbird"),
+                product("Logging"),
             ],
-            path: "Services/cdn",
+            path: "Services/Associations/cdn",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -444,14 +478,14 @@ let package = Package(
             dependencies: [
                 "ServiceMetrics",
                 "KeychainService",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                product("Hummingbird"),
                 "ServiceSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                product("ArgumentParser"),
+                product("Logging"),
+                product("NIOCore"),
+                product("NIOPosix"),
             ],
-            path: "Services/keychaind",
+            path: "Services/Keychain/keychaind",
             swiftSettings: strictSettings
         ),
 
@@ -497,7 +531,7 @@ let package = Package(
         /// first, while Security does not exist yet; X509 is the only dependency that asks.
         .target(
             name: "Security",
-            dependencies: ["KeychainLabSecurity", .product(name: "X509", package: "swift-certificates")],
+            dependencies: ["KeychainLabSecurity", product("X509")],
             path: "Devices/Security",
             swiftSettings: strictSettings
         ),
@@ -518,13 +552,13 @@ let package = Package(
                 "SiteAssociation",
                 "WebCredentialAPI",
                 "WorldFile",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                product("AsyncHTTPClient"),
+                product("NIOCore"),
+                product("NIOPosix"),
+                product("NIOExtras"),
+                product("NIOHTTP1"),
+                product("NIOSSL"),
+                product("Logging"),
             ],
             path: "Devices/DeviceRuntime",
             swiftSettings: strictSettings
@@ -544,10 +578,10 @@ let package = Package(
             dependencies: [
                 "ServiceSupport",
                 "DeviceRuntime",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                product("ArgumentParser"),
+                product("Logging"),
+                product("NIOCore"),
+                product("NIOPosix"),
             ],
             path: "Devices/device",
             swiftSettings: strictSettings
@@ -560,10 +594,10 @@ let package = Package(
                 "AuthenticationServices",
                 "DeviceProtocol",
                 "WebAuthn",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                product("AsyncHTTPClient"),
+                product("NIOCore"),
+                product("NIOHTTP1"),
+                product("NIOSSL"),
             ],
             path: "Devices/DeviceNetwork",
             swiftSettings: strictSettings
@@ -652,9 +686,9 @@ let package = Package(
                 "WebsiteFixture",
                 "WorldFile",
                 "WorldBuilder",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                product("ArgumentParser"),
+                product("NIOSSL"),
+                product("NIOHTTP1"),
             ],
             path: "Tools/kclab",
             swiftSettings: strictSettings
@@ -677,9 +711,9 @@ let package = Package(
                 "WebAuthn",
                 "WorldBuilder",
                 "WorldFile",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
+                product("Crypto"),
+                product("SwiftASN1"),
+                product("X509"),
             ],
             path: "Tools/fuzz/Targets",
             swiftSettings: strictSettings
@@ -687,7 +721,7 @@ let package = Package(
         /// kclab-fuzz: every parser fed mutated inputs (make fuzz; docs/reliability.md).
         .executableTarget(
             name: "kclab-fuzz",
-            dependencies: ["FuzzTargets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FuzzTargets", product("ArgumentParser")],
             path: "Tools/fuzz/Mutational",
             swiftSettings: strictSettings
         ),
@@ -721,13 +755,13 @@ let package = Package(
                 "KeychainTypes",
                 "LabControl",
                 "ServiceSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                product("ArgumentParser"),
+                product("AsyncHTTPClient"),
+                product("NIOCore"),
+                product("NIOPosix"),
+                product("NIOHTTP1"),
+                product("NIOSSL"),
+                product("GRDB"),
             ],
             path: "Benchmarks/KeychainBench",
             swiftSettings: strictSettings
@@ -742,8 +776,8 @@ let package = Package(
                 "WebsiteFixture",
                 "WorldBuilder",
                 "WorldFile",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                product("ArgumentParser"),
+                product("NIOSSL"),
             ],
             path: "Benchmarks/AssociationBench",
             swiftSettings: strictSettings
@@ -777,9 +811,9 @@ let package = Package(
                 "WorldFile",
                 "WorldTestSupport",
                 "ServiceSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
+                product("Crypto"),
+                product("SwiftASN1"),
+                product("X509"),
             ],
             path: "Tests/WorldBuilderTests",
             swiftSettings: strictSettings
@@ -795,7 +829,7 @@ let package = Package(
             dependencies: [
                 "LabErrors",
                 "AppIdentity", "KeychainItems", "KeychainStore", "KeychainTypes", "WorldTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                product("GRDB"),
             ],
             path: "Tests/KeychainStoreTests",
             swiftSettings: strictSettings
@@ -828,9 +862,9 @@ let package = Package(
                 "WorldBuilder",
                 "WorldFile",
                 "WebAuthn",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                product("Yams"),
+                product("NIOSSL"),
+                product("NIOHTTP1"),
             ],
             path: "Tests/Integration",
             exclude: ["Fixtures"],
@@ -850,7 +884,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["WebAuthn", product("Crypto")],
             path: "Tests/WebAuthnTests",
             swiftSettings: strictSettings
         ),
@@ -898,7 +932,7 @@ let package = Package(
                 "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl",
                 "WorldTestSupport",
                 "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile",
-                .product(name: "Yams", package: "Yams"),
+                product("Yams"),
             ],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings

@@ -1,4 +1,4 @@
-// Generated from OSStatusTable (Services/KeychainTypes/OSStatusTable.swift) by `make generate`:
+// Generated from OSStatusTable (Services/Keychain/KeychainTypes/OSStatusTable.swift) by `make generate`:
 // edit the table, not this file. The OSStatus values of the Security framework, with
 // SecBase.h's comment on each.
 

@@ -53,7 +53,7 @@ import Yams
     /// keychaind serves exactly what its OpenAPI document describes: every documented path and
     /// method answers (a bad body is a 4xx, never 404 or 405), and nothing else does.
     @Test func routesMatchTheOpenAPIDocument() async throws {
-        let operations = try OpenAPIRoutes.operations(in: "Services/KeychainAPI/openapi.yaml")
+        let operations = try OpenAPIRoutes.operations(in: "Services/Keychain/KeychainAPI/openapi.yaml")
         #expect(operations.count >= 7, "\(operations)")
         try await withLab(W.family) { (lab: RunningLab) async throws in
             try OpenAPIRoutes.check(

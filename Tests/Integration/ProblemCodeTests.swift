@@ -7,7 +7,7 @@ import Testing
 /// the document reads every refusal, and the document states each code's HTTP status.
 @Suite struct ProblemCodeTests {
     @Test func theTableAndTheDocumentNameTheSameCodes() throws {
-        let document = try String(contentsOfFile: "Services/KeychainAPI/openapi.yaml", encoding: .utf8)
+        let document = try String(contentsOfFile: "Services/Keychain/KeychainAPI/openapi.yaml", encoding: .utf8)
         let problem = try #require(document.range(of: "    Problem:\n      type: object"))
         let schema = document[problem.upperBound...]
         let line = try #require(schema.firstMatch(of: /enum: \[([^\]]*)\]/))

@@ -196,7 +196,7 @@ import WorldTestSupport
             #expect(listed.status == 0 && listed.stdout.contains("Would Like to Delete the Saved Password for “example.com”"))
 
             // webcredentiald serves exactly its OpenAPI document.
-            let operations = try OpenAPIRoutes.operations(in: "Services/WebCredentialAPI/openapi.yaml")
+            let operations = try OpenAPIRoutes.operations(in: "Services/WebCredentials/WebCredentialAPI/openapi.yaml")
             #expect(operations.count == 7, "\(operations)")
             try OpenAPIRoutes.check(
                 operations,

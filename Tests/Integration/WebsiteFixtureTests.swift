@@ -286,7 +286,7 @@ import WorldTestSupport
             #expect(table.stdout.contains("DEVICE") && table.stdout.contains("phone") && !table.stdout.contains("DemoApp"))
 
             // associationd serves exactly its OpenAPI document.
-            let operations = try OpenAPIRoutes.operations(in: "Services/AssociationAPI/openapi.yaml")
+            let operations = try OpenAPIRoutes.operations(in: "Services/Associations/AssociationAPI/openapi.yaml")
             #expect(operations.count == 6, "\(operations)")
             try OpenAPIRoutes.check(
                 operations,

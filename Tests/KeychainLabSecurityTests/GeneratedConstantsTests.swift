@@ -12,7 +12,7 @@ import Testing
     /// The file's text: each status's message as its doc comment, then its constant.
     static func rendered() -> String {
         var lines = [
-            "// Generated from OSStatusTable (Services/KeychainTypes/OSStatusTable.swift) by `make generate`:",
+            "// Generated from OSStatusTable (Services/Keychain/KeychainTypes/OSStatusTable.swift) by `make generate`:",
             "// edit the table, not this file. The OSStatus values of the Security framework, with",
             "// SecBase.h's comment on each.",
             "",

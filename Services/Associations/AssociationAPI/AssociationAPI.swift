@@ -1,7 +1,7 @@
 public import AppIdentity
 public import Foundation
 
-/// associationd's API types (see Services/AssociationAPI/openapi.yaml).
+/// associationd's API types (see Services/Associations/AssociationAPI/openapi.yaml).
 public enum AssociationAPI {
     /// associationd's JSON, in its API, its store and kclab's output: sorted keys, ISO 8601 dates.
     public static func encoder() -> JSONEncoder {
