@@ -257,6 +257,8 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
+                product("ServiceLifecycle"),
+                product("UnixSignals"),
                 "AppIdentity",
                 "WorldLayout",
                 product("AsyncHTTPClient"),
@@ -349,6 +351,7 @@ let package = Package(
         .target(
             name: "AssociationService",
             dependencies: [
+                product("ServiceLifecycle"),
                 "WorldLayout",
                 "ServiceMetrics",
                 product("Metrics"),
@@ -393,6 +396,7 @@ let package = Package(
         .target(
             name: "WebCredentialService",
             dependencies: [
+                product("ServiceLifecycle"),
                 "WorldLayout",
                 "ServiceMetrics",
                 product("Metrics"),
@@ -431,6 +435,7 @@ let package = Package(
         .target(
             name: "AppleCDN",
             dependencies: [
+                product("ServiceLifecycle"),
                 "ServiceSupport",
                 "SiteAssociation",
                 "SiteAssociationFetch",
@@ -878,7 +883,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AssociationServiceTests",
-            dependencies: ["AssociationAPI", "AssociationService", "AppIdentity", "ServiceSupport", "SiteAssociation", "WorldTestSupport"],
+            dependencies: [
+                "AssociationAPI", "AssociationService", "AppIdentity", "ServiceSupport", "SiteAssociation", "WorldTestSupport",
+                product("ServiceLifecycle"),
+            ],
             path: "Tests/AssociationServiceTests",
             swiftSettings: strictSettings
         ),

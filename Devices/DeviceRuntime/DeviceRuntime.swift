@@ -11,7 +11,8 @@ import WorldLayout
 /// The device process: boots, installs its apps, connects to keychaind, and serves its control
 /// socket until cancelled.
 public enum DeviceRuntime {
-    /// Runs the device described by `configuration` until the task is cancelled.
+    /// Runs the device described by `configuration` until SIGTERM or SIGINT (or the task is
+    /// cancelled); its sockets are removed and its connections closed either way.
     public static func run(_ configuration: DeviceConfiguration, logger: Logger) async throws {
         // A ready file left by an earlier run (killed, so it could not clean up) would say the
         // device is ready before it is: health checks and kclab wait for a fresh one.
@@ -48,14 +49,9 @@ public enum DeviceRuntime {
             associations: associationsURL.map { ServiceClient(baseURL: $0, tls: tls) },
             webCredentials: webCredentialsURL.map { ServiceClient(baseURL: $0, tls: tls) }
         )
-        do {
-            try await serve(configuration, declaration, services, installer, installed, refused, logger)
-        } catch {
-            // The HTTP clients must be closed whatever ends the device, cancellation included.
-            await services.shutdown()
-            throw error
-        }
-        await services.shutdown()
+        // The HTTP clients are closed whatever ends the device, cancellation included.
+        let device = CancellableWork { try await serve(configuration, declaration, services, installer, installed, refused, logger) }
+        try await DaemonLifecycle.run([device], logger: logger, finally: { await services.shutdown() })
     }
 
     /// The device's connections to the services.

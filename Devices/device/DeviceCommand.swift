@@ -64,22 +64,8 @@ struct DeviceCommand: AsyncParsableCommand {
             webcredentiald: webcredentiald.isEmpty ? nil : ServiceAddress(webcredentiald),
             siteFile: sites.map { URL(fileURLWithPath: $0) }
         )
-        let run = Task { try await DeviceRuntime.run(configuration, logger: logger) }
         // SIGTERM and SIGINT end the device cleanly: its sockets are removed.
-        let signals = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { run.cancel() }
-            source.resume()
-            return source
-        }
-        defer {
-            for source in signals { source.cancel() }
-        }
-        do {
-            try await run.value
-        } catch is CancellationError {
-            logger.info("device stopped")
-        }
+        try await DeviceRuntime.run(configuration, logger: logger)
+        logger.info("device stopped")
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 import ServiceSupport
 import SiteAssociation
 import SiteAssociationFetch
@@ -50,13 +51,14 @@ public enum CDNServer {
             resolve: configuration.resolve,
             userAgent: "AASA-Bot/1.0.0"
         )
+        let app: any Service
         do {
-            try await application(configuration, fetcher: fetcher, logger: logger).runService()
+            app = try application(configuration, fetcher: fetcher, logger: logger)
         } catch {
             await fetcher.shutdown()
             throw error
         }
-        await fetcher.shutdown()
+        try await DaemonLifecycle.run([app], logger: logger, finally: { await fetcher.shutdown() })
     }
 
     /// The application, fetching sites with `fetcher`.

@@ -7,6 +7,7 @@ import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 public import ServiceMetrics
 import ServiceSupport
 import SiteAssociation
@@ -58,36 +59,27 @@ public enum AssociationServer {
     /// are due every `retryTick` seconds; then closes its HTTP client.
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         let fetcher = SiteFetcher(trustRoots: try TLSIdentities.webRoots(world: configuration.world), resolve: configuration.resolve)
+        var services: [any Service] = []
         do {
-            try await serve(configuration, fetcher: fetcher, logger: logger)
+            if let address = configuration.metrics { services.append(try await MetricsServer.start(at: address, logger: logger)) }
+            let (app, center) = try application(
+                configuration,
+                fetcher: fetcher,
+                metricsURL: (services.first as? MetricsServer)?.url,
+                logger: logger
+            )
+            let retries = RepeatingWork(every: .seconds(configuration.retryTick)) {
+                for record in (try? await center.retryDue()) ?? [] {
+                    logger.info("retried", metadata: ["app.id": "\(record.appID)", "entry": "\(record.entry)", "state": "\(record.state.rawValue)"])
+                }
+            }
+            services += [app, retries] as [any Service]
         } catch {
+            for case let metrics as MetricsServer in services { metrics.close() }
             await fetcher.shutdown()
             throw error
         }
-        await fetcher.shutdown()
-    }
-
-    private static func serve(_ configuration: Configuration, fetcher: SiteFetcher, logger: Logger) async throws {
-        var metrics: MetricsServer? = nil
-        if let address = configuration.metrics { metrics = try await MetricsServer.start(at: address, logger: logger) }
-        defer { metrics?.close() }
-        let (app, center) = try application(configuration, fetcher: fetcher, metricsURL: metrics?.url, logger: logger)
-        let tick = configuration.retryTick
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(tick))
-                    for record in (try? await center.retryDue()) ?? [] {
-                        logger.info(
-                            "retried",
-                            metadata: ["app.id": "\(record.appID)", "entry": "\(record.entry)", "state": "\(record.state.rawValue)"]
-                        )
-                    }
-                }
-            }
-            try await app.runService()
-            group.cancelAll()
-        }
+        try await DaemonLifecycle.run(services, logger: logger, finally: { await fetcher.shutdown() })
     }
 
     /// The application, and the center whose retries the caller schedules.

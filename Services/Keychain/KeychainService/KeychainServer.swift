@@ -117,13 +117,6 @@ public enum KeychainServer {
             },
             logger: logger
         )
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [application, callServer, audit] + (metrics.map { [$0] } ?? []),
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        try await group.run()
+        try await DaemonLifecycle.run([application, callServer, audit] + (metrics.map { [$0] } ?? []), logger: logger)
     }
 }

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTLS
 public import Logging
 import NIOCore
+import ServiceLifecycle
 public import ServiceMetrics
 import ServiceSupport
 import WorldLayout
@@ -46,20 +47,25 @@ public enum WebCredentialServer {
         let tls = try TLSIdentities.systemServiceClient(world: configuration.world, service: "webcredentiald")
         let keychaind = ServiceClient(baseURL: configuration.keychaind, tls: tls)
         let associationd = ServiceClient(baseURL: configuration.associationd, tls: tls)
-        var metrics: MetricsServer? = nil
-        do {
-            if let address = configuration.metrics { metrics = try await MetricsServer.start(at: address, logger: logger) }
-            try await application(configuration, keychaind: keychaind, associationd: associationd, metricsURL: metrics?.url, logger: logger)
-                .runService()
-        } catch {
-            metrics?.close()
+        let closeClients: @Sendable () async -> Void = {
             await keychaind.shutdown()
             await associationd.shutdown()
+        }
+        var services: [any Service] = []
+        do {
+            var metricsURL: String? = nil
+            if let address = configuration.metrics {
+                let metrics = try await MetricsServer.start(at: address, logger: logger)
+                metricsURL = metrics.url
+                services.append(metrics)
+            }
+            services.append(try application(configuration, keychaind: keychaind, associationd: associationd, metricsURL: metricsURL, logger: logger))
+        } catch {
+            for case let metrics as MetricsServer in services { metrics.close() }
+            await closeClients()
             throw error
         }
-        metrics?.close()
-        await keychaind.shutdown()
-        await associationd.shutdown()
+        try await DaemonLifecycle.run(services, logger: logger, finally: closeClients)
     }
 
     /// The application, ready to run as a Service, calling keychaind and associationd with the clients given.
