@@ -257,6 +257,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
+                product("ArgumentParser"),
                 product("ServiceLifecycle"),
                 product("UnixSignals"),
                 "AppIdentity",
@@ -886,6 +887,7 @@ let package = Package(
             dependencies: [
                 "AssociationAPI", "AssociationService", "AppIdentity", "ServiceSupport", "SiteAssociation", "WorldTestSupport",
                 product("ServiceLifecycle"),
+                product("ArgumentParser"),
             ],
             path: "Tests/AssociationServiceTests",
             swiftSettings: strictSettings

@@ -19,6 +19,8 @@ public enum CDNServer {
         /// Where endpoint.json is written.
         public var state: URL
         public var host: String
+        /// The host name clients reach the CDN by, written to endpoint.json; nil: `host`.
+        public var advertise: String?
         public var port: Int
         /// Origins reached at another address: host → (address, port), as the lab's nginx.
         public var resolve: [String: (address: String, port: Int?)]
@@ -83,7 +85,7 @@ public enum CDNServer {
             return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         let endpointFile = configuration.endpointFile
-        let host = configuration.host
+        let host = configuration.advertise ?? configuration.host
         return Application(
             router: router,
             server: try .tls(.http1(), tlsConfiguration: TLSIdentities.publicServer(world: configuration.world, service: "cdn")),

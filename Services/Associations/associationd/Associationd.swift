@@ -18,20 +18,7 @@ struct Associationd: AsyncParsableCommand {
         discussion: "Pending sites are retried every 3 hours, up to 8 times, and whenever the app asks."
     )
 
-    @Option(help: "The built world (kclab world build --out).")
-    var world = "state/world"
-
-    @Option(help: "The state folder: associations.sqlite, endpoint.json.")
-    var state = "state/associationd"
-
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The host name clients reach this daemon by, written to endpoint.json (default: --host).")
-    var advertise: String?
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 7702
+    @OptionGroup var daemon: DaemonOptions
 
     @Option(help: "The Apple-like CDN's URL, for iOS 14+ devices (without it every device asks sites directly).")
     var cdn: String?
@@ -54,16 +41,16 @@ struct Associationd: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var configuration = AssociationServer.Configuration(
-            world: URL(fileURLWithPath: world),
-            state: URL(fileURLWithPath: state),
-            host: host,
-            port: port,
+            world: daemon.worldFolder,
+            state: daemon.stateFolder,
+            host: daemon.listenHost,
+            port: daemon.listenPort(default: 7702),
             cdn: cdn,
             resolve: resolutions,
             retryTick: retryTick
         )
         configuration.metrics = metrics.address(defaultPort: 9702)
-        configuration.advertise = advertise
+        configuration.advertise = daemon.advertisedHost
         try await AssociationServer.run(configuration, logger: logger)
     }
 }

@@ -15,17 +15,7 @@ struct CDN: AsyncParsableCommand {
         discussion: "A file is cached for --max-age seconds (6 hours, as Apple's); a failure for an hour. Nothing purges it."
     )
 
-    @Option(help: "The built world (kclab world build --out).")
-    var world = "state/world"
-
-    @Option(help: "The state folder: endpoint.json.")
-    var state = "state/cdn"
-
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 7704
+    @OptionGroup var daemon: DaemonOptions
 
     @Option(help: "Reach a site at ADDR:PORT instead of asking DNS: HOST=ADDR:PORT (repeatable).")
     var resolve: [String] = []
@@ -42,15 +32,16 @@ struct CDN: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: state), withIntermediateDirectories: true)
-        let configuration = CDNServer.Configuration(
-            world: URL(fileURLWithPath: world),
-            state: URL(fileURLWithPath: state),
-            host: host,
-            port: port,
+        try FileManager.default.createDirectory(at: daemon.stateFolder, withIntermediateDirectories: true)
+        var configuration = CDNServer.Configuration(
+            world: daemon.worldFolder,
+            state: daemon.stateFolder,
+            host: daemon.listenHost,
+            port: daemon.listenPort(default: 7704),
             resolve: resolutions,
             maxAge: maxAge
         )
+        configuration.advertise = daemon.advertisedHost
         try await CDNServer.run(configuration, logger: logger)
     }
 }

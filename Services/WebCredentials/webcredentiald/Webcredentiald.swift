@@ -19,20 +19,7 @@ struct Webcredentiald: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The built world (kclab world build --out).")
-    var world = "state/world"
-
-    @Option(help: "The state folder: approvals.sqlite, endpoint.json.")
-    var state = "state/webcredentiald"
-
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The host name clients reach this daemon by, written to endpoint.json (default: --host).")
-    var advertise: String?
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 7703
+    @OptionGroup var daemon: DaemonOptions
 
     @Option(help: "keychaind's base URL.")
     var keychaind = "https://127.0.0.1:7701"
@@ -46,15 +33,15 @@ struct Webcredentiald: AsyncParsableCommand {
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "webcredentiald")
         var configuration = WebCredentialServer.Configuration(
-            world: URL(fileURLWithPath: world),
-            state: URL(fileURLWithPath: state),
-            host: host,
-            port: port,
+            world: daemon.worldFolder,
+            state: daemon.stateFolder,
+            host: daemon.listenHost,
+            port: daemon.listenPort(default: 7703),
             keychaind: keychaind,
             associationd: associationd
         )
         configuration.metrics = metrics.address(defaultPort: 9703)
-        configuration.advertise = advertise
+        configuration.advertise = daemon.advertisedHost
         try await WebCredentialServer.run(configuration, logger: logger)
     }
 }
