@@ -352,6 +352,7 @@ let package = Package(
         .target(
             name: "AssociationService",
             dependencies: [
+                "LabErrors",
                 product("ServiceLifecycle"),
                 "WorldLayout",
                 "ServiceMetrics",

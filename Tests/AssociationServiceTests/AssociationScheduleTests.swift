@@ -19,7 +19,7 @@ import WorldTestSupport
         /// The `direct` flag of each question.
         let directs = Mutex<[Bool]>([])
 
-        func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
+        func verify(_ entry: AssociatedDomain, appID: AppID, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
             calls.withLock { $0 += 1 }
             directs.withLock { $0.append(direct) }
             let verdict = self.verdict.withLock { $0 }
@@ -52,7 +52,7 @@ import WorldTestSupport
                 device: "phone",
                 platform: .ios,
                 version: OSVersion(17),
-                appID: "D3KQX62K1A.com.example.DemoApp",
+                appID: try AppID("D3KQX62K1A.com.example.DemoApp"),
                 entries: ["webcredentials:example.com"]
             )
             #expect(records.first?.state == .pending && records.first?.failures == 1)
@@ -75,20 +75,31 @@ import WorldTestSupport
             judge.verdict.withLock { $0 = .approved }
             let asked = try await center.association(
                 device: "phone",
-                appID: "D3KQX62K1A.com.example.DemoApp",
+                appID: try AppID("D3KQX62K1A.com.example.DemoApp"),
                 service: .webcredentials,
                 host: "example.com"
             )
             #expect(asked?.state == .approved && asked?.nextRetry == nil && asked?.failures == 0)
             #expect(judge.calls.withLock { $0 } == 10)
-            _ = try await center.association(device: "phone", appID: "D3KQX62K1A.com.example.DemoApp", service: .webcredentials, host: "example.com")
+            _ = try await center.association(
+                device: "phone",
+                appID: try AppID("D3KQX62K1A.com.example.DemoApp"),
+                service: .webcredentials,
+                host: "example.com"
+            )
             #expect(judge.calls.withLock { $0 } == 10, "an approved site is not fetched again")
         }
     }
 
     @Test func aSiteThatRecoversIsApprovedAtItsRetry() async throws {
         try await withCenter { center, judge, clock in
-            _ = try await center.install(device: "phone", platform: .ios, version: OSVersion(17), appID: "A", entries: ["webcredentials:example.com"])
+            _ = try await center.install(
+                device: "phone",
+                platform: .ios,
+                version: OSVersion(17),
+                appID: try AppID("D3KQX62K1A.com.example.A"),
+                entries: ["webcredentials:example.com"]
+            )
             judge.verdict.withLock { $0 = .approved }
             clock.now.withLock { $0 += 3 * 3600 }
             let retried = try await center.retryDue()
@@ -105,19 +116,25 @@ import WorldTestSupport
                 device: "phone",
                 platform: .ios,
                 version: OSVersion(17),
-                appID: "A",
+                appID: try AppID("D3KQX62K1A.com.example.A"),
                 entries: ["webcredentials:example.com", "applinks:*.example.com", "applinks:*.shop.example.com", "applinks:https://bad.example"]
             )
             #expect(records.map(\.state) == [.approved, .approved, .approved, .denied])
             #expect(records.last?.reason.contains("scheme or a path") == true)
-            let best = try await center.association(device: "phone", appID: "A", service: .applinks, host: "a.shop.example.com")
+            let best = try await center.association(
+                device: "phone",
+                appID: try AppID("D3KQX62K1A.com.example.A"),
+                service: .applinks,
+                host: "a.shop.example.com"
+            )
             #expect(best?.entry == "applinks:*.shop.example.com", "the longest wildcard governs")
             #expect(
-                try await center.association(device: "phone", appID: "A", service: .applinks, host: "example.com") == nil,
+                try await center.association(device: "phone", appID: try AppID("D3KQX62K1A.com.example.A"), service: .applinks, host: "example.com")
+                    == nil,
                 "*. does not cover the domain"
             )
             #expect(try center.records(device: "phone").count == 4)
-            try center.remove(device: "phone", appID: "A")
+            try center.remove(device: "phone", appID: try AppID("D3KQX62K1A.com.example.A"))
             #expect(try center.records(device: "phone").isEmpty)
         }
     }
@@ -140,7 +157,7 @@ import WorldTestSupport
                 device: "phone",
                 platform: .ios,
                 version: OSVersion(17),
-                appID: "D3KQX62K1A.com.example.DemoApp",
+                appID: try AppID("D3KQX62K1A.com.example.DemoApp"),
                 entries: Self.entries,
                 settings: settings,
                 developmentSigned: developmentSigned

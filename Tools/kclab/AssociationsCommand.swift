@@ -1,3 +1,4 @@
+import AppIdentity
 import ArgumentParser
 import AssociationAPI
 import Foundation
@@ -46,7 +47,7 @@ struct AssociationsCommand: AsyncParsableCommand {
         let formatter = ISO8601DateFormatter()
         let rows = records.map { record in
             [
-                names[record.device] ?? record.device, record.appID, record.entry, record.state.rawValue,
+                names[record.device] ?? record.device, record.appID.rawValue, record.entry, record.state.rawValue,
                 record.nextRetry.map { formatter.string(from: $0) } ?? "-", record.reason,
             ]
         }

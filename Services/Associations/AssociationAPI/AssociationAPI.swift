@@ -60,10 +60,10 @@ public enum AssociationAPI {
 
     /// The app's associations after the install.
     public struct InstallResponse: Codable, Hashable, Sendable {
-        public var appID: String
+        public var appID: AppID
         public var associations: [AssociationRecord]
 
-        public init(appID: String, associations: [AssociationRecord]) {
+        public init(appID: AppID, associations: [AssociationRecord]) {
             self.appID = appID
             self.associations = associations
         }

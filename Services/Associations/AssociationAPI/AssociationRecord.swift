@@ -12,7 +12,7 @@ public struct AssociationRecord: Codable, Sendable, Hashable {
     public var osVersion: OSVersion
     /// The iOS release whose rules decided (``AssociationEra``: macOS N reads files as iOS N + 3).
     public var era: Int
-    public var appID: String
+    public var appID: AppID
     public var service: AssociationService
     /// The entitlement entry, such as `webcredentials:example.com`.
     public var entry: String
@@ -35,7 +35,7 @@ public struct AssociationRecord: Codable, Sendable, Hashable {
         device: String,
         platform: Platform,
         osVersion: OSVersion,
-        appID: String,
+        appID: AppID,
         service: AssociationService,
         entry: String,
         report: SiteReport,
@@ -77,7 +77,7 @@ public struct AssociationRecord: Codable, Sendable, Hashable {
         platform = try container.decode(Platform.self, forKey: .platform)
         osVersion = try container.decode(OSVersion.self, forKey: .osVersion)
         era = try container.decodeIfPresent(Int.self, forKey: .era) ?? AssociationEra.iOSRelease(isMac: platform == .macos, major: osVersion.major)
-        appID = try container.decode(String.self, forKey: .appID)
+        appID = try container.decode(AppID.self, forKey: .appID)
         service = try container.decode(AssociationService.self, forKey: .service)
         entry = try container.decode(String.self, forKey: .entry)
         state = try container.decode(SiteReport.Verdict.self, forKey: .state)
@@ -100,6 +100,6 @@ extension AssociationRecord {
 
     /// Whether the record is of `app`: its app ID (TEAMID.bundle), or its bundle ID.
     public func isOf(app: String) -> Bool {
-        appID == app || appID.hasSuffix("." + app)
+        appID.rawValue == app || appID.bundleID.rawValue == app
     }
 }

@@ -8,7 +8,7 @@ public import SiteAssociation
 /// What decides a site for an entry: the network verifier in associationd, a script in tests.
 public protocol SiteJudge: Sendable {
     /// Decides a site; `direct` when the entry's mode skips the CDN.
-    func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport
+    func verify(_ entry: AssociatedDomain, appID: AppID, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport
 }
 
 extension AssociationVerifier: SiteJudge {}
@@ -32,7 +32,7 @@ public final class AssociationCenter: Sendable {
         device: String,
         platform: Platform,
         version: OSVersion,
-        appID: String,
+        appID: AppID,
         entries: [String],
         settings: AssociationAPI.DeviceSettings = .standard,
         developmentSigned: Bool = true
@@ -65,7 +65,7 @@ public final class AssociationCenter: Sendable {
     /// The record that decides whether `appID` on `device` may use `host` for `service`: the entry
     /// naming the host exactly, else the longest wildcard covering it (spec a.2); a pending one is
     /// fetched again first, as a shared-credential call makes swcd do.
-    public func association(device: String, appID: String, service: AssociationService, host: String) async throws -> AssociationRecord? {
+    public func association(device: String, appID: AppID, service: AssociationService, host: String) async throws -> AssociationRecord? {
         let candidates = try store.records(device: device, appID: appID).compactMap { record -> (record: AssociationRecord, rank: [Int])? in
             guard record.service == service, let entry = try? AssociatedDomain(record.entry), entry.covers(host) else { return nil }
             // An exact entry beats any wildcard; among wildcards the longest domain wins.
@@ -76,12 +76,12 @@ public final class AssociationCenter: Sendable {
     }
 
     /// Every record, optionally of one device and app.
-    public func records(device: String? = nil, appID: String? = nil) throws -> [AssociationRecord] {
+    public func records(device: String? = nil, appID: AppID? = nil) throws -> [AssociationRecord] {
         try store.records(device: device, appID: appID)
     }
 
     /// The app was deleted: its associations go with it.
-    public func remove(device: String, appID: String) throws {
+    public func remove(device: String, appID: AppID) throws {
         try store.removeApp(device: device, appID: appID)
     }
 
@@ -89,7 +89,7 @@ public final class AssociationCenter: Sendable {
         device: String,
         platform: Platform,
         version: OSVersion,
-        appID: String,
+        appID: AppID,
         entryText: String,
         ignored: String? = nil
     ) async throws -> AssociationRecord {

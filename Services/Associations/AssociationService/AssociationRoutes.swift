@@ -3,6 +3,7 @@ import AssociationAPI
 import CMSSupport
 import Foundation
 import Hummingbird
+import LabErrors
 import Logging
 import NIOCore
 import ServiceSupport
@@ -27,7 +28,7 @@ struct AssociationRoutes: Sendable {
                 device: device.udid,
                 platform: install.platform,
                 version: install.osVersion,
-                appID: app.appID.rawValue,
+                appID: app.appID,
                 entries: app.entitlements.associatedDomains,
                 settings: install.settings ?? .standard,
                 developmentSigned: app.entitlements.getTaskAllow
@@ -41,16 +42,17 @@ struct AssociationRoutes: Sendable {
                     ]
                 )
             }
-            return try Self.json(AssociationAPI.InstallResponse(appID: app.appID.rawValue, associations: records))
+            return try Self.json(AssociationAPI.InstallResponse(appID: app.appID, associations: records))
         }
         router.delete("/v1/apps/:appID") { _, context in
             let device = try await Self.device(context)
-            try center.remove(device: device.udid, appID: context.parameters.get("appID") ?? "")
+            try center.remove(device: device.udid, appID: try Self.appID(context.parameters.get("appID")))
             return try Self.json(["status": "removed"])
         }
         router.get("/v1/associations") { request, context in
             let device = try await Self.device(context)
-            return try Self.json(try center.records(device: device.udid, appID: request.uri.queryParameters.get("app")))
+            let app = try request.uri.queryParameters.get("app").map { try Self.appID($0) }
+            return try Self.json(try center.records(device: device.udid, appID: app))
         }
         router.get("/v1/association") { request, context in
             let query = request.uri.queryParameters
@@ -60,10 +62,19 @@ struct AssociationRoutes: Sendable {
             else {
                 throw HTTPError(.badRequest, message: "give app, host and service (webcredentials, applinks, activitycontinuation, appclips)")
             }
-            let record = try await center.association(device: udid, appID: app, service: service, host: host.lowercased())
+            let record = try await center.association(device: udid, appID: try Self.appID(app), service: service, host: host.lowercased())
             return try Self.json(AssociationAPI.Answer(associated: record?.state == .approved, record: record))
         }
         addAdminRoutes(to: router)
+    }
+
+    /// An app ID from a request, or a 400 that says what is wrong with it.
+    static func appID(_ text: String?) throws -> AppID {
+        do {
+            return try AppID(text ?? "")
+        } catch {
+            throw HTTPError(.badRequest, message: error.message)
+        }
     }
 
     static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {

@@ -1,3 +1,4 @@
+public import AppIdentity
 public import AssociationAPI
 public import Foundation
 import GRDB
@@ -42,24 +43,26 @@ public final class AssociationStore: Sendable {
         try database.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO associations (device, appID, service, entry, record, nextRetry) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [record.device, record.appID, record.service.rawValue, record.entry, text, record.nextRetry?.timeIntervalSince1970]
+                arguments: [
+                    record.device, record.appID.rawValue, record.service.rawValue, record.entry, text, record.nextRetry?.timeIntervalSince1970,
+                ]
             )
         }
     }
 
     /// The stored record for one association.
-    public func record(device: String, appID: String, service: String, entry: String) throws -> AssociationRecord? {
+    public func record(device: String, appID: AppID, service: String, entry: String) throws -> AssociationRecord? {
         try database.read { db in
             try String.fetchOne(
                 db,
                 sql: "SELECT record FROM associations WHERE device = ? AND appID = ? AND service = ? AND entry = ?",
-                arguments: [device, appID, service, entry]
+                arguments: [device, appID.rawValue, service, entry]
             )
         }.flatMap(Self.decode)
     }
 
     /// Every record, optionally of one device and one app, in a stable order.
-    public func records(device: String? = nil, appID: String? = nil) throws -> [AssociationRecord] {
+    public func records(device: String? = nil, appID: AppID? = nil) throws -> [AssociationRecord] {
         try database.read { db in
             try String.fetchAll(
                 db,
@@ -67,7 +70,7 @@ public final class AssociationStore: Sendable {
                     SELECT record FROM associations WHERE (? IS NULL OR device = ?) AND (? IS NULL OR appID = ?)
                     ORDER BY device, appID, service, entry
                     """,
-                arguments: [device, device, appID, appID]
+                arguments: [device, device, appID?.rawValue, appID?.rawValue]
             )
         }.compactMap(Self.decode)
     }
@@ -99,9 +102,9 @@ public final class AssociationStore: Sendable {
         }.flatMap { try? AssociationAPI.decoder().decode(AssociationAPI.DeviceSettings.self, from: Data($0.utf8)) }
     }
 
-    public func removeApp(device: String, appID: String) throws {
+    public func removeApp(device: String, appID: AppID) throws {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM associations WHERE device = ? AND appID = ?", arguments: [device, appID])
+            try db.execute(sql: "DELETE FROM associations WHERE device = ? AND appID = ?", arguments: [device, appID.rawValue])
         }
     }
 }

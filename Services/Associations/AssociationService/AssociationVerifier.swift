@@ -34,9 +34,9 @@ public final class AssociationVerifier: Sendable {
     }
 
     /// `evaluator`'s verdict on `attempts`, worked out on the reading threads within the budget.
-    private func evaluate(_ evaluator: SiteEvaluator, _ attempts: [FetchAttempt], _ entry: AssociatedDomain, appID: String) async -> SiteReport {
+    private func evaluate(_ evaluator: SiteEvaluator, _ attempts: [FetchAttempt], _ entry: AssociatedDomain, appID: AppID) async -> SiteReport {
         let outcome = await reading.run(key: entry.host, budget: budget) {
-            evaluator.evaluate(attempts, service: entry.service, appID: appID)
+            evaluator.evaluate(attempts, service: entry.service, appID: appID.rawValue)
         }
         let reason: String
         switch outcome {
@@ -63,7 +63,7 @@ public final class AssociationVerifier: Sendable {
         AssociationEra.readsThroughCDN(era: era, direct: direct)
     }
 
-    public func verify(_ entry: AssociatedDomain, appID: String, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
+    public func verify(_ entry: AssociatedDomain, appID: AppID, platform: Platform, version: OSVersion, direct: Bool) async -> SiteReport {
         let era = Self.iOSEra(platform: platform, version: version)
         if era < 9, entry.service == .applinks || entry.service == .appclips {
             return SiteReport(

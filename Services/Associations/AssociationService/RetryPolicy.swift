@@ -17,7 +17,7 @@ public enum RetryPolicy {
         device: String,
         platform: Platform,
         osVersion: OSVersion,
-        appID: String,
+        appID: AppID,
         service: AssociationService,
         entry: String,
         now: Date
