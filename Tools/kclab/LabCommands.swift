@@ -170,8 +170,17 @@ struct ResetCommand: AsyncParsableCommand {
         say("removed \(answer.removed) items")
         guard all else { return }
         let lab = lab.lab
-        if FileManager.default.fileExists(atPath: lab.website.appending(path: "website.sqlite").path) {
-            say("removed \(try AccountStore(directory: lab.website).eraseAll()) website accounts")
+        let socket = lab.website.appending(path: WebsiteServer.adminSocketName)
+        if FileManager.default.fileExists(atPath: socket.path) {
+            let client = ServiceClient(unixSocket: socket)
+            do {
+                let answer = try await client.send(.POST, "/v1/admin/reset", [String: String](), as: KeychainAPI.ResetAnswer.self)
+                await client.shutdown()
+                say("removed \(answer.removed) website accounts")
+            } catch {
+                await client.shutdown()
+                throw fail("the website did not reset its accounts: \(error)")
+            }
         }
         let devices = (try? FileManager.default.contentsOfDirectory(atPath: lab.devices.path)) ?? []
         let logs = devices.map(lab.promptLog).filter { FileManager.default.fileExists(atPath: $0.path) }

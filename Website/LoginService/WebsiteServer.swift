@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-public import Hummingbird
+import Hummingbird
 public import Logging
 import NIOCore
 import ServiceSupport
@@ -26,11 +26,27 @@ public enum WebsiteServer {
         }
 
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
+
+        /// The operator's socket (``adminApplication(_:store:logger:)``).
+        public var adminSocket: URL { state.appending(path: WebsiteServer.adminSocketName) }
+    }
+
+    /// The name of the operator's socket in the state folder.
+    public static let adminSocketName = "admin.sock"
+
+    /// Runs the website until SIGTERM or SIGINT: the pages and API behind nginx, and the
+    /// operator's socket, sharing one account store.
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
+        let store = try AccountStore(directory: configuration.state)
+        try await DaemonLifecycle.run(
+            [try application(configuration, store: store, logger: logger), adminApplication(configuration, store: store, logger: logger)],
+            logger: logger
+        )
     }
 
     /// The application, with the world's declared accounts added to the database.
-    public static func application(_ configuration: Configuration, logger: Logger) throws -> some ApplicationProtocol {
-        let service = LoginService(store: try AccountStore(directory: configuration.state), hasher: configuration.hasher)
+    static func application(_ configuration: Configuration, store: AccountStore, logger: Logger) throws -> some ApplicationProtocol {
+        let service = LoginService(store: store, hasher: configuration.hasher)
         for website in configuration.world.websites {
             for account in website.accounts where try service.seed(site: website.domain, username: account.username, password: account.password) {
                 logger.info("account declared by the world", metadata: ["site": "\(website.domain)", "account": "\(account.username)"])

@@ -48,6 +48,6 @@ struct WebsiteCommand: AsyncParsableCommand {
             port: port,
             hasher: PasswordHasher(logN: scryptLogN)
         )
-        try await WebsiteServer.application(configuration, logger: logger).runService()
+        try await WebsiteServer.run(configuration, logger: logger)
     }
 }

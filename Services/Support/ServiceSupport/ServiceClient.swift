@@ -17,6 +17,13 @@ public final class ServiceClient: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
+    /// A client of a service's Unix socket, plain HTTP (the website's operator socket): the
+    /// socket's permissions are its lock.
+    public convenience init(unixSocket: URL) {
+        let socket = unixSocket.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? unixSocket.path
+        self.init(baseURL: "http+unix://\(socket)", tls: .makeClientConfiguration())
+    }
+
     /// Closes the client's connections; done in a task of its own so that it completes even when
     /// the caller was cancelled (an HTTP client must not be dropped unclosed).
     public func shutdown() async {
