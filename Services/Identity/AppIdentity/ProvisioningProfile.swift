@@ -28,6 +28,8 @@ public struct ProvisioningProfile: Hashable, Sendable {
     public var developerCertificates: [Data]
     /// The devices a development profile may run on (UDIDs); `nil` for distribution profiles.
     public var provisionedDevices: [String]?
+    /// An enterprise (in-house) profile's `ProvisionsAllDevices`: it runs on any device.
+    public var provisionsAllDevices = false
     /// When the profile was made.
     public var creationDate: Date
     /// When the profile stops being valid.
@@ -102,6 +104,7 @@ extension ProvisioningProfile {
         static let entitlements = "Entitlements"
         static let certificates = "DeveloperCertificates"
         static let devices = "ProvisionedDevices"
+        static let allDevices = "ProvisionsAllDevices"
         static let creationDate = "CreationDate"
         static let expirationDate = "ExpirationDate"
         static let uuid = "UUID"
@@ -125,11 +128,13 @@ extension ProvisioningProfile {
             return result
         }
         name = try required(Key.name, \.string)
-        appIDName = try required(Key.appIDName, \.string)
+        // Profiles made before 2013 have no AppIDName, and before 2014 no Platform (they were
+        // for iOS only); some have no TeamName. Everything else is required.
+        appIDName = plist[Key.appIDName]?.string ?? ""
         applicationIdentifierPrefixes = try teams(Key.prefixes)
         teamIdentifiers = try teams(Key.teamIdentifier)
-        teamName = try required(Key.teamName, \.string)
-        platforms = try required(Key.platform, \.strings)
+        teamName = plist[Key.teamName]?.string ?? ""
+        platforms = plist[Key.platform]?.strings ?? ["iOS"]
         entitlements = Entitlements(try required(Key.entitlements, \.dictionary))
         developerCertificates = try required(Key.certificates) { value in
             value.array?.compactMap { element -> Data? in
@@ -138,6 +143,7 @@ extension ProvisioningProfile {
             }
         }
         provisionedDevices = plist[Key.devices]?.strings
+        provisionsAllDevices = plist[Key.allDevices]?.bool ?? false
         creationDate = try required(Key.creationDate) { if case .date(let date) = $0 { date } else { nil } }
         expirationDate = try required(Key.expirationDate) { if case .date(let date) = $0 { date } else { nil } }
         uuid = try required(Key.uuid) { $0.string.flatMap(UUID.init(uuidString:)) }
@@ -164,6 +170,7 @@ extension ProvisioningProfile {
         if let provisionedDevices {
             plist[Key.devices] = .array(provisionedDevices.map(PlistValue.string))
         }
+        if provisionsAllDevices { plist[Key.allDevices] = .bool(true) }
         return PlistValue.xmlPropertyList(plist)
     }
 }

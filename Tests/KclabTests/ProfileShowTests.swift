@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import WorldTestSupport
+
+/// `kclab profile show` reads a profile field for field as `openssl cms -verify -noverify` plus a
+/// property-list reader do, checks the signer's chain only against roots given, and the dates.
+@Suite struct ProfileShowTests {
+    @Test func readsAProfileAsOpenSSLDoesAndJudgesItsChainAndDates() async throws {
+        try await withTemporaryDirectory { folder in
+            let world = folder.appending(path: "world.yaml")
+            try Data(TestWorlds.refusals.utf8).write(to: world)
+            let out = folder.appending(path: "out").path
+            #expect(try run(kclab, ["world", "build", world.path, "--out", out]).status == 0)
+            let profile = "\(out)/profiles/one.good.mobileprovision"
+
+            // What OpenSSL reads out of the envelope, without checking the chain.
+            let content = folder.appending(path: "content.plist")
+            let opened = try runTool("openssl", ["cms", "-verify", "-noverify", "-inform", "DER", "-in", profile, "-out", content.path])
+            #expect(opened.status == 0, "\(opened.stderr)")
+            let plist = try #require(
+                try PropertyListSerialization.propertyList(from: Data(contentsOf: content), format: nil) as? [String: Any]
+            )
+
+            let shown = try run(kclab, ["profile", "show", profile, "--json"])
+            #expect(shown.status == 0, "\(shown.stdout)\(shown.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+            #expect(json["name"] as? String == plist["Name"] as? String)
+            #expect(json["uuid"] as? String == plist["UUID"] as? String)
+            #expect(json["teamIdentifier"] as? [String] == plist["TeamIdentifier"] as? [String])
+            #expect(json["applicationIdentifierPrefix"] as? [String] == plist["ApplicationIdentifierPrefix"] as? [String])
+            #expect(json["provisionedDevices"] as? [String] == plist["ProvisionedDevices"] as? [String])
+            let entitlements = try #require(plist["Entitlements"] as? [String: Any])
+            let shownEntitlements = try #require(json["entitlements"] as? [String: Any])
+            #expect(Set(shownEntitlements.keys) == Set(entitlements.keys))
+            #expect(shownEntitlements["keychain-access-groups"] as? [String] == entitlements["keychain-access-groups"] as? [String])
+
+            // Each developer certificate's SHA-256 fingerprint, as openssl x509 -fingerprint gives it.
+            let certificates = try #require(plist["DeveloperCertificates"] as? [Data])
+            let shownCertificates = try #require(json["developerCertificates"] as? [[String: Any]])
+            #expect(shownCertificates.count == certificates.count && !certificates.isEmpty)
+            let der = folder.appending(path: "developer.der")
+            try certificates[0].write(to: der)
+            let fingerprint = try runTool("openssl", ["x509", "-inform", "DER", "-in", der.path, "-noout", "-fingerprint", "-sha256"])
+            let expected = fingerprint.stdout.split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "") }
+            #expect(shownCertificates[0]["sha256"] as? String == expected?.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect((json["verdict"] as? [String: Any])?["chain"] as? String == "not-checked")
+
+            // The chain: trusted with the world's root, refused with a look-alike root.
+            let trusted = try run(kclab, ["profile", "show", profile, "--trust", "\(out)/trust/root-ca.pem"])
+            #expect(trusted.status == 0 && trusted.stdout.contains("chain: trusted"), "\(trusted.stdout)\(trusted.stderr)")
+            let untrustedRoot = try #require(
+                FileManager.default.subpaths(atPath: "\(out)/untrusted")?.first { $0.hasSuffix(".pem") && !$0.contains("key") }
+            )
+            let untrusted = try run(kclab, ["profile", "show", profile, "--trust", "\(out)/untrusted/\(untrustedRoot)"])
+            #expect(untrusted.status == 1 && untrusted.stdout.contains("chain: NOT trusted"), "\(untrusted.stdout)\(untrusted.stderr)")
+
+            // The dates, at a moment after expiry.
+            let late = try run(kclab, ["profile", "show", profile, "--date", "2199-01-01T00:00:00Z"])
+            #expect(late.status == 1 && late.stdout.contains("EXPIRED"), "\(late.stdout)")
+
+            // A profile changed after signing does not open.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: profile))
+            let name = try #require(bytes.range(of: Data("one.good".utf8)))
+            bytes[name.lowerBound] = UInt8(ascii: "X")
+            let tampered = folder.appending(path: "tampered.mobileprovision")
+            try bytes.write(to: tampered)
+            let refused = try run(kclab, ["profile", "show", tampered.path])
+            #expect(refused.status == 2 && refused.stderr.contains("signature"), "\(refused.stderr)")
+        }
+    }
+}
