@@ -69,3 +69,43 @@ import WorldTestSupport
         }
     }
 }
+
+/// `kclab lint` against a profile the world signed: a matching .entitlements file passes, a group
+/// the profile does not grant fails with exit 1 and says what to change.
+@Suite struct LintCommandTests {
+    static func entitlements(_ groups: [String]) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+            <key>keychain-access-groups</key>
+            <array>\(groups.map { "<string>\($0)</string>" }.joined())</array>
+        </dict>
+        </plist>
+        """
+    }
+
+    @Test func lintsAnEntitlementsFileAgainstAProfile() async throws {
+        try await withTemporaryDirectory { folder in
+            let world = folder.appending(path: "world.yaml")
+            try Data(TestWorlds.refusals.utf8).write(to: world)
+            let out = folder.appending(path: "out").path
+            #expect(try run(kclab, ["world", "build", world.path, "--out", out]).status == 0)
+            let profile = "\(out)/profiles/one.good.mobileprovision"
+            let good = folder.appending(path: "Good.entitlements")
+            try Data(Self.entitlements(["$(AppIdentifierPrefix)one.shared"]).utf8).write(to: good)
+            let passed = try run(kclab, ["lint", "--entitlements", good.path, "--profile", profile])
+            #expect(passed.status == 0 && passed.stdout.contains("PASS keychain-access-groups"), "\(passed.stdout)\(passed.stderr)")
+
+            let bad = folder.appending(path: "Bad.entitlements")
+            try Data(Self.entitlements(["OTHER98765.one.shared"]).utf8).write(to: bad)
+            let failed = try run(kclab, ["lint", "--entitlements", bad.path, "--profile", profile, "--json"])
+            #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
+            let findings = try #require(try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [[String: Any]])
+            let group = try #require(findings.first { $0["rule"] as? String == "keychain-access-groups" })
+            #expect(group["result"] as? String == "fail" && (group["detail"] as? String)?.contains("OTHER98765.one.shared") == true)
+            #expect((group["fix"] as? String)?.isEmpty == false)
+        }
+    }
+}

@@ -24,3 +24,12 @@ public enum EntitlementKey {
     /// capability Apple grants to browsers; Safari holds it).
     public static let webBrowserPublicKeyCredential = "com.apple.developer.web-browser.public-key-credential"
 }
+
+extension EntitlementKey {
+    /// Whether a Mac app grants `key` to itself: the App Sandbox and Hardened Runtime entitlements
+    /// (`com.apple.security.…`), which no profile lists and the system does not check against one.
+    /// App groups are the exception: a profile that lists them is checked.
+    public static func isSelfGranted(_ key: String, onMac: Bool) -> Bool {
+        onMac && key.hasPrefix("com.apple.security.") && key != applicationGroups
+    }
+}

@@ -8,8 +8,10 @@
 /// (spec keychain.md §1.5), so they need no permission.
 public enum EntitlementPolicy {
     /// Every claimed entitlement the profile does not allow, one refusal each.
+    /// A Mac profile's sandbox and hardened-runtime entitlements are the app's own
+    /// (``EntitlementKey/isSelfGranted(_:onMac:)``).
     public static func violations(of claimed: Entitlements, allowedBy profile: ProvisioningProfile) -> [Refusal] {
-        claimed.values.keys.sorted().compactMap { key in
+        claimed.values.keys.sorted().filter { !EntitlementKey.isSelfGranted($0, onMac: profile.isForMac) }.compactMap { key in
             let value = claimed.values[key]!
             guard let allowed = profile.entitlements[key] else {
                 return Refusal(.entitlementNotAllowed, missingDetail(key, value, profile))

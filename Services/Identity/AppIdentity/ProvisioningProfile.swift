@@ -71,6 +71,9 @@ public struct ProvisioningProfile: Hashable, Sendable {
         entitlements.getTaskAllow ? .development : .distribution
     }
 
+    /// Whether the profile is for macOS (`OSX` among its platforms).
+    public var isForMac: Bool { platforms.contains("OSX") }
+
     /// The team the profile belongs to.
     public var teamID: TeamID? {
         teamIdentifiers.first

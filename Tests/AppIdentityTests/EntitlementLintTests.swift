@@ -1,0 +1,159 @@
+import AppIdentity
+import Foundation
+import Testing
+
+/// `kclab lint`'s rules, one case each, and a matching pair that passes every one.
+@Suite struct EntitlementLintTests {
+    static let team = try! TeamID("ABCDE12345")
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static let granted: [String: PlistValue] = [
+        "application-identifier": .string("ABCDE12345.com.example.AppOne"),
+        "com.apple.developer.team-identifier": .string("ABCDE12345"),
+        "keychain-access-groups": .array([.string("ABCDE12345.*")]),
+        "com.apple.security.application-groups": .array([.string("group.com.example.Suite")]),
+        "com.apple.developer.associated-domains": .string("*"),
+        "aps-environment": .string("development"),
+        "get-task-allow": .bool(true),
+    ]
+
+    static let claimed: [String: PlistValue] = [
+        "keychain-access-groups": .array([.string("$(AppIdentifierPrefix)com.example.Shared")]),
+        "com.apple.security.application-groups": .array([.string("group.com.example.Suite")]),
+        "com.apple.developer.associated-domains": .array([.string("webcredentials:example.com")]),
+        "aps-environment": .string("development"),
+        "get-task-allow": .bool(true),
+    ]
+
+    static func profile(
+        _ entitlements: [String: PlistValue] = granted,
+        platforms: [String] = ["iOS"],
+        devices: [String]? = ["00008030-001A2B3C4D5E802E"],
+        expires: Date = now.addingTimeInterval(86_400)
+    ) -> ProvisioningProfile {
+        ProvisioningProfile(
+            name: "AppOne Development",
+            appIDName: "AppOne",
+            applicationIdentifierPrefixes: [team],
+            teamIdentifiers: [team],
+            teamName: "Example",
+            platforms: platforms,
+            entitlements: Entitlements(entitlements),
+            developerCertificates: [],
+            provisionedDevices: devices,
+            creationDate: now.addingTimeInterval(-86_400),
+            expirationDate: expires,
+            uuid: UUID()
+        )
+    }
+
+    static func lint(
+        _ claimed: [String: PlistValue] = claimed,
+        profile: ProvisioningProfile = profile(),
+        bundleID: String? = nil,
+        platform: Platform? = nil,
+        configuration: EntitlementLint.Configuration? = nil
+    ) -> [LintFinding] {
+        EntitlementLint(
+            claimed: Entitlements(claimed),
+            profile: profile,
+            bundleID: bundleID.flatMap { try? BundleID($0) },
+            platform: platform,
+            configuration: configuration,
+            date: now,
+            entryProblem: { $0.contains(":") ? nil : "it has no service" }
+        ).findings()
+    }
+
+    static func failed(_ findings: [LintFinding]) -> [String] {
+        findings.filter { $0.result == .fail }.map(\.rule)
+    }
+
+    @Test func aMatchingPairPassesEveryRule() {
+        let findings = Self.lint()
+        #expect(Self.failed(findings).isEmpty, "\(findings)")
+        #expect(
+            Set(findings.map(\.rule)).isSuperset(of: [
+                "profile-dates", "application-identifier", "team-identifier", "keychain-access-groups",
+                "com.apple.security.application-groups", "com.apple.developer.associated-domains", "associated-domains-form",
+                "get-task-allow", "aps-environment", "devices",
+            ])
+        )
+    }
+
+    @Test func eachRuleCatchesItsMistake() {
+        var claimed = Self.claimed
+        claimed["application-identifier"] = .string("ABCDE12345.com.example.AppTwo")
+        #expect(Self.failed(Self.lint(claimed)) == ["application-identifier"])
+
+        #expect(Self.failed(Self.lint(["com.apple.developer.team-identifier": .string("OTHER98765")])) == ["team-identifier"])
+
+        claimed = Self.claimed
+        claimed["keychain-access-groups"] = .array([.string("com.example.Shared")])
+        let group = Self.lint(claimed)
+        #expect(Self.failed(group) == ["keychain-access-groups"])
+        #expect(group.first { $0.rule == "keychain-access-groups" }?.fix?.contains("$(AppIdentifierPrefix)") == true)
+        #expect(group.first { $0.rule == "keychain-access-groups" }?.detail.contains("did you mean ABCDE12345.com.example.Shared?") == true)
+
+        claimed = Self.claimed
+        claimed["com.apple.security.application-groups"] = .array([.string("group.com.example.Other")])
+        #expect(Self.failed(Self.lint(claimed)) == ["com.apple.security.application-groups"])
+
+        var grantedGroups = Self.granted
+        grantedGroups["com.apple.security.application-groups"] = .array([.string("*")])
+        claimed = Self.claimed
+        claimed["com.apple.security.application-groups"] = .array([.string("com.example.NoPrefix")])
+        #expect(Self.failed(Self.lint(claimed, profile: Self.profile(grantedGroups))) == ["app-group-names"], "iOS wants group.")
+
+        claimed = Self.claimed
+        claimed["com.apple.developer.associated-domains"] = .array([.string("example.com")])
+        #expect(Self.failed(Self.lint(claimed)) == ["associated-domains-form"])
+
+        var noDomains = Self.granted
+        noDomains["com.apple.developer.associated-domains"] = nil
+        #expect(Self.failed(Self.lint(profile: Self.profile(noDomains))) == ["com.apple.developer.associated-domains"])
+
+        var distribution = Self.granted
+        distribution["get-task-allow"] = .bool(false)
+        distribution["aps-environment"] = .string("production")
+        claimed = Self.claimed
+        claimed["aps-environment"] = nil
+        #expect(Self.failed(Self.lint(claimed, profile: Self.profile(distribution, devices: nil))) == ["get-task-allow"])
+        #expect(Self.failed(Self.lint(claimed, configuration: .release)) == ["get-task-allow"])
+
+        claimed = Self.claimed
+        claimed["aps-environment"] = .string("production")
+        #expect(Self.failed(Self.lint(claimed)) == ["aps-environment"])
+
+        #expect(Self.failed(Self.lint(profile: Self.profile(expires: Self.now.addingTimeInterval(-1)))) == ["profile-dates"])
+        #expect(Self.failed(Self.lint(profile: Self.profile(devices: []))) == ["devices"])
+
+        claimed = Self.claimed
+        claimed["com.apple.developer.healthkit"] = .bool(true)
+        #expect(Self.failed(Self.lint(claimed)) == ["entitlement"])
+
+        claimed = Self.claimed
+        claimed["keychain-access-groups"] = .array([.string("$(NoSuchSetting)x")])
+        #expect(Self.failed(Self.lint(claimed)) == ["build-variables"])
+    }
+
+    @Test func aMacAppGrantsItsSandboxItselfAndPrefixesItsGroups() {
+        var granted = Self.granted
+        granted["com.apple.security.application-groups"] = .array([.string("ABCDE12345.*")])
+        let mac = Self.profile(granted, platforms: ["OSX"])
+        var claimed = Self.claimed
+        claimed["com.apple.security.application-groups"] = .array([.string("ABCDE12345.com.example.Suite")])
+        claimed["com.apple.security.app-sandbox"] = .bool(true)
+        claimed["com.apple.security.network.client"] = .bool(true)
+        #expect(Self.failed(Self.lint(claimed, profile: mac)).isEmpty, "sandbox entitlements need no profile")
+        claimed["com.apple.security.application-groups"] = .array([.string("com.example.Suite")])
+        #expect(Self.failed(Self.lint(claimed, profile: mac)).contains("app-group-names"))
+    }
+
+    @Test func aWildcardAppIDNeedsTheBundleID() {
+        var wildcard = Self.granted
+        wildcard["application-identifier"] = .string("ABCDE12345.*")
+        #expect(Self.failed(Self.lint(profile: Self.profile(wildcard))) == ["bundle-id"])
+        #expect(Self.failed(Self.lint(profile: Self.profile(wildcard), bundleID: "com.example.Anything")).isEmpty)
+    }
+}

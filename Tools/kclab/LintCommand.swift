@@ -1,0 +1,112 @@
+import AppIdentity
+import ArgumentParser
+import CMSSupport
+import Foundation
+import LabErrors
+import SiteAssociation
+
+/// `kclab lint --entitlements FILE --profile FILE`
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check what an app's entitlements claim against what its provisioning profile grants, rule by rule.",
+        discussion: """
+            As a device's installer and App Store processing check a signature: the application \
+            identifier (wildcard App IDs included), the team, keychain access groups, app groups and their \
+            names on the platform, associated domains and their form, get-task-allow against the \
+            profile's kind, aps-environment, the profile's dates and devices, and every other \
+            entitlement. Build variables ($(AppIdentifierPrefix), $(TeamIdentifierPrefix), \
+            $(PRODUCT_BUNDLE_IDENTIFIER)) are expanded as Xcode does with the profile's prefix and team. \
+            Each failure names what was claimed, what the profile grants and what to change. Exits 1 when \
+            a rule fails, 2 when a file cannot be read.
+            """
+    )
+
+    @Option(help: "The target's .entitlements file (a property list, as Xcode keeps it).")
+    var entitlements: String
+
+    @Option(help: "The provisioning profile: NAME.mobileprovision or NAME.provisionprofile.")
+    var profile: String
+
+    @Option(help: "The target's bundle ID (PRODUCT_BUNDLE_IDENTIFIER); default: the profile's explicit App ID.")
+    var bundleID: String?
+
+    @Option(help: "ios or macos; default: the profile's platform.")
+    var platform: String?
+
+    @Option(help: "debug or release: a release build must not claim get-task-allow.")
+    var configuration: String?
+
+    @Option(help: "Check the profile's dates at this moment, ISO 8601; default now.")
+    var date: String?
+
+    @Flag(help: "Print JSON: one object per rule (rule, result, detail, fix).")
+    var json = false
+
+    func run() throws {
+        let lint = try makeLint()
+        let findings = lint.findings()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            say(String(decoding: try encoder.encode(findings), as: UTF8.self))
+        } else {
+            for finding in findings { say(finding.description) }
+        }
+        if findings.contains(where: { $0.result == .fail }) { throw ExitCode(1) }
+    }
+
+    private func makeLint() throws -> EntitlementLint {
+        let moment: Date
+        if let date {
+            guard let parsed = try? Date(date, strategy: .iso8601) else { throw fail("--date takes ISO 8601, such as 2026-01-31T12:00:00Z", code: 2) }
+            moment = parsed
+        } else {
+            moment = Date()
+        }
+        guard let entitlementsData = FileManager.default.contents(atPath: entitlements) else { throw fail("cannot read \(entitlements)", code: 2) }
+        guard let profileData = FileManager.default.contents(atPath: profile) else { throw fail("cannot read \(profile)", code: 2) }
+        let claimed: Entitlements
+        let inspection: ProfileInspection
+        let bundle: BundleID?
+        do {
+            claimed = try Entitlements(propertyList: entitlementsData)
+        } catch {
+            throw fail("\(entitlements): \(error.message)", code: 2)
+        }
+        do {
+            inspection = try ProfileInspection(der: profileData, roots: nil, at: moment)
+        } catch {
+            throw fail("\(profile): \(error.message)", code: 2)
+        }
+        do {
+            bundle = try bundleID.map { text throws(IdentityError) in try BundleID(text) }
+        } catch {
+            throw fail("--bundle-id: \(error.message)", code: 2)
+        }
+        let chosenPlatform = try platform.map { text in
+            guard let parsed = Platform(rawValue: text) else { throw fail("--platform takes ios or macos", code: 2) }
+            return parsed
+        }
+        let chosenConfiguration = try configuration.map { text in
+            guard let parsed = EntitlementLint.Configuration(rawValue: text.lowercased()) else {
+                throw fail("--configuration takes debug or release", code: 2)
+            }
+            return parsed
+        }
+        return EntitlementLint(
+            claimed: claimed,
+            profile: inspection.profile,
+            bundleID: bundle,
+            platform: chosenPlatform,
+            configuration: chosenConfiguration,
+            date: moment,
+            entryProblem: { entry in
+                switch Result(catching: { () throws(AssociatedDomainError) in try AssociatedDomain(entry) }) {
+                case .success: nil
+                case .failure(let error): error.reason
+                }
+            }
+        )
+    }
+}
