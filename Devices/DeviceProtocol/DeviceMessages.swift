@@ -84,6 +84,9 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     /// For `run` and `exec`: what the app reads on its standard input, so that secrets it is
     /// given (`--password -`) never show in its arguments, and so in `ps`.
     public var input: String?
+    /// For `exec`: the caller's working directory, where the program runs and may write (a
+    /// package's `swift test` finds its Package.swift there and builds into it).
+    public var workingDirectory: String?
 
     public init(
         _ operation: Operation,
@@ -104,6 +107,7 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case operation = "op"
         case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs, origin, input
+        case workingDirectory
     }
 
     /// A shared-web-credential call.

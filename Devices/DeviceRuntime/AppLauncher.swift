@@ -23,6 +23,7 @@ enum AppLauncher {
         directory: URL,
         extraEnvironment: [String: String] = [:],
         readable: [URL] = [],
+        writable: [URL] = [],
         ports: [Int] = []
     ) async throws -> (Int32, String) {
         let process = Process()
@@ -42,7 +43,8 @@ enum AppLauncher {
             process.executableURL = sandbox
             let folders = [program.deletingLastPathComponent()] + readable
             process.arguments =
-                folders.flatMap { ["--read", $0.path] } + ports.flatMap { ["--connect", String($0)] } + ["--write", home.path, "--", program.path]
+                folders.flatMap { ["--read", $0.path] } + ports.flatMap { ["--connect", String($0)] }
+                + ([home] + writable).flatMap { ["--write", $0.path] } + ["--", program.path]
                 + arguments
         } else {
             process.executableURL = program

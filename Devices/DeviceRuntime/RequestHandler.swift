@@ -110,8 +110,24 @@ struct RequestHandler: Sendable {
                 return Self.encode(.failure("\(bundleID) is not signed with get-task-allow: only development builds can be run as another program"))
             }
             guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
+            guard let executable = Self.resolve(command) else {
+                let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+                return Self.encode(.failure("\(command) was not found: the device looked in \(path.split(separator: ":").joined(separator: ", "))"))
+            }
+            var folder: URL? = nil
+            if let directory = request.workingDirectory {
+                var isDirectory: ObjCBool = false
+                guard directory.hasPrefix("/"), FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+                else {
+                    return Self.encode(.failure("the working directory '\(directory)' is not a folder on the device"))
+                }
+                let checked = URL(fileURLWithPath: directory)
+                let lab = ExecFolder.protected(deviceState: configuration.state, builtWorld: configuration.builtWorld)
+                if let refusal = ExecFolder.refusal(checked, protecting: lab) { return Self.encode(.failure(refusal)) }
+                folder = checked
+            }
             return Self.encode(
-                await launch(app, executable: Self.resolve(command), arguments: Array(request.arguments!.dropFirst()), input: request.input)
+                await launch(app, executable: executable, arguments: Array(request.arguments!.dropFirst()), input: request.input, folder: folder)
             )
         case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
@@ -132,7 +148,9 @@ struct RequestHandler: Sendable {
 
     /// Launches a process as `app` with a socket of its own and `input` on its standard input,
     /// and waits for it.
-    private func launch(_ app: Device.App, executable: URL, arguments: [String], input: String?) async -> DeviceResponse {
+    /// Launches `executable` as `app`; in `folder` (the caller's, for `exec`), which it may also
+    /// write, else in the app's bundle.
+    private func launch(_ app: Device.App, executable: URL, arguments: [String], input: String?, folder: URL? = nil) async -> DeviceResponse {
         let socket = configuration.runFolder.appending(path: "\(UUID().uuidString.prefix(8)).sock")
         let bundleID = app.info.bundleID
         let handler = self
@@ -159,9 +177,10 @@ struct RequestHandler: Sendable {
                 socket: socket,
                 bundleID: bundleID,
                 device: configuration.id,
-                directory: app.installed.bundle.url,
+                directory: folder ?? app.installed.bundle.url,
                 extraEnvironment: configuration.networkEnvironment(site: site),
                 readable: [configuration.webTrustFile],
+                writable: folder.map { [$0] } ?? [],
                 // The lab's websites, and no other TCP port.
                 ports: site.map { [$0.port] } ?? []
             )
@@ -175,15 +194,15 @@ struct RequestHandler: Sendable {
         }
     }
 
-    /// A program named without a path is looked up on PATH, as a shell would.
-    private static func resolve(_ command: String) -> URL {
+    /// A program named without a path is looked up on PATH, as a shell would; nil when it is not there.
+    private static func resolve(_ command: String) -> URL? {
         if command.contains("/") { return URL(fileURLWithPath: command) }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appending(path: command)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return URL(fileURLWithPath: command)
+        return nil
     }
 
     static func encode(_ response: DeviceResponse) -> Data {

@@ -1,3 +1,4 @@
+import DeviceProtocol
 import Foundation
 import LabControl
 import Testing
@@ -62,6 +63,36 @@ import WorldTestSupport
             #expect(inside.stdout.contains("DENIED signal"), "it cannot signal (kill) the lab's processes: \(inside.stdout)")
             #expect(inside.stdout.contains("TCP 7\n"), "it cannot connect to keychaind: \(inside.stdout)")
             #expect(inside.stdout.contains("CapEff:\t0000000000000000"), "no capability, even when the lab runs as root: \(inside.stdout)")
+        }
+    }
+
+    /// `kclab app exec` runs the program in the caller's folder, which it may write (a package's
+    /// `swift test` builds there), but never in a folder holding the lab's state: kclab falls back
+    /// to the app's own folder with a note, and the device refuses such a folder outright.
+    @Test func execRunsInTheCallersFolderButNeverTheLabs() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            try await withTemporaryDirectory { work in
+                let script = work.appending(path: "where.sh")
+                try Data("#!/bin/sh\npwd\nif echo x > made-here 2>/dev/null; then echo WROTE; else echo 'DENIED write'; fi\n".utf8).write(to: script)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+                let exec = "app exec --state '\(lab.state.root.path)' --device \(W.phone) --app com.example.AppOne -- '\(script.path)'"
+                let here = try runTool("/bin/sh", ["-c", "cd '\(work.path)' && '\(WorldTestSupport.kclab.path)' \(exec)"])
+                #expect(here.status == 0, "\(here.stdout)\(here.stderr)")
+                #expect(here.stdout.contains(work.resolvingSymlinksInPath().path) && here.stdout.contains("WROTE"), "\(here.stdout)")
+                #expect(FileManager.default.fileExists(atPath: work.appending(path: "made-here").path))
+
+                // From inside the lab's state folder: the app's own folder, read-only, and a note.
+                let inside = lab.state.root.appending(path: "devices")
+                let fallback = try runTool("/bin/sh", ["-c", "cd '\(inside.path)' && '\(WorldTestSupport.kclab.path)' \(exec)"])
+                #expect(fallback.status == 0 && fallback.stderr.contains("running in the app's folder"), "\(fallback.stderr)")
+                #expect(fallback.stdout.contains("com.example.AppOne.app") && fallback.stdout.contains("DENIED write"), "\(fallback.stdout)")
+
+                // Asked directly, the device refuses the lab's folder.
+                var request = DeviceRequest(.exec, app: "com.example.AppOne", arguments: [script.path])
+                request.workingDirectory = lab.state.root.path
+                let refused = try DeviceClient(state: lab.state, device: W.phone).send(request)
+                #expect(refused.error?.contains("lab's state") == true, "\(String(describing: refused.error))")
+            }
         }
     }
 }

@@ -124,7 +124,12 @@ extension AppCommand {
     struct Exec: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run any program as the app (apps signed with get-task-allow only), print its output, exit with its status.",
-            discussion: "Use it to run a keychain wrapper's own test suite against KeychainLab."
+            discussion: """
+                Use it to run a keychain wrapper's own test suite against KeychainLab. The program runs in \
+                this command's working directory and may write there (so `kclab app exec … -- swift test` \
+                finds Package.swift and builds), unless that folder holds the lab's own state: then run \
+                the lab with --state outside it.
+                """
         )
 
         @OptionGroup var target: Target
@@ -146,7 +151,16 @@ extension AppCommand {
                 resolved[0] = URL(fileURLWithPath: program).standardizedFileURL.path
             }
             let input = stdin ? String(decoding: try StandardInput.read(what: "the program's input", limit: 65_536), as: UTF8.self) : nil
-            try launch(target, DeviceRequest(.exec, app: target.app, arguments: resolved, input: input))
+            var request = DeviceRequest(.exec, app: target.app, arguments: resolved, input: input)
+            // The caller's folder, unless it holds the lab's state: then the app's own, as before.
+            let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let lab = LabState(root: URL(fileURLWithPath: target.state))
+            if let refusal = ExecFolder.refusal(here, protecting: [lab.root]) {
+                warn("note: running in the app's folder, not here: \(refusal)")
+            } else {
+                request.workingDirectory = here.path
+            }
+            try launch(target, request)
         }
     }
 }
