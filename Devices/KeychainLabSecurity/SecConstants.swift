@@ -1,7 +1,8 @@
 public import Foundation
 
-// The `kSec…` constants with the string values Apple's SecItemConstants.c gives them; the daemon
-// dispatches on these values, so they must be exact (note the trailing spaces of some protocols).
+// Generated from SecConstantTable (Services/Keychain/KeychainTypes/SecConstantTable.swift) by
+// `make generate`: edit the table, not this file. The `kSec…` constants with the string values
+// Apple's SecItemConstants.c gives them.
 
 /// `class`.
 nonisolated(unsafe) public let kSecClass: CFString = "class"

@@ -32,3 +32,28 @@ import Testing
         #expect(throws: ConventionalJSONError.self) { try Self.read("{not json") }
     }
 }
+
+/// Queries written with Apple's names, as Swift code writes them, read as the raw keys and values.
+@Suite struct ConstantNameTests {
+    @Test func aConstantsNameReadsAsItsValue() throws {
+        let query = try ConventionalJSON.dictionary(
+            from: Data(
+                #"{"kSecClass": "kSecClassGenericPassword", "kSecAttrAccount": "alice", "kSecMatchLimit": "kSecMatchLimitAll", "kSecReturnData": true}"#
+                    .utf8
+            )
+        )
+        #expect(query == ["class": .string("genp"), "acct": .string("alice"), "m_Limit": .string("m_LimitAll"), "r_Data": .bool(true)])
+        // An account that merely looks like a name stays itself when it names no constant.
+        #expect(try ConventionalJSON.dictionary(from: Data(#"{"acct": "kSecNothing"}"#.utf8)) == ["acct": .string("kSecNothing")])
+    }
+
+    @Test func anUnknownNameOrTheSameKeyTwiceIsRefusedByName() {
+        #expect(throws: ConventionalJSONError.self) { try ConventionalJSON.dictionary(from: Data(#"{"kSecClas": "genp"}"#.utf8)) }
+        do {
+            _ = try ConventionalJSON.dictionary(from: Data(#"{"kSecClas": "genp"}"#.utf8))
+        } catch {
+            #expect("\(error)".contains("kSecClas is not a constant"), "\(error)")
+        }
+        #expect(throws: ConventionalJSONError.self) { try ConventionalJSON.dictionary(from: Data(#"{"kSecClass": "genp", "class": "inet"}"#.utf8)) }
+    }
+}

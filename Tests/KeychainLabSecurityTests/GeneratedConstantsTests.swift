@@ -39,4 +39,33 @@ import Testing
         let written = try String(contentsOf: Self.file, encoding: .utf8)
         #expect(written == expected, "SecBaseErrors.swift is stale: run make generate")
     }
+
+    static let constantsFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Devices/KeychainLabSecurity/SecConstants.swift")
+
+    /// SecConstants.swift: each constant with its value as its doc comment.
+    static func renderedConstants() -> String {
+        var lines = [
+            "public import Foundation",
+            "",
+            "// Generated from SecConstantTable (Services/Keychain/KeychainTypes/SecConstantTable.swift) by",
+            "// `make generate`: edit the table, not this file. The `kSec…` constants with the string values",
+            "// Apple's SecItemConstants.c gives them.",
+            "",
+        ]
+        for entry in SecConstantTable.entries {
+            lines.append("/// `\(entry.value)`.")
+            lines.append("nonisolated(unsafe) public let \(entry.name): CFString = \"\(entry.value)\"")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func theSecurityModulesKeysAndValuesAreTheTables() throws {
+        let expected = Self.renderedConstants()
+        if ProcessInfo.processInfo.environment["KCLAB_REGENERATE"] == "1" {
+            try Data(expected.utf8).write(to: Self.constantsFile)
+        }
+        let written = try String(contentsOf: Self.constantsFile, encoding: .utf8)
+        #expect(written == expected, "SecConstants.swift is stale: run make generate")
+    }
 }

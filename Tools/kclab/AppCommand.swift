@@ -48,7 +48,8 @@ extension AppCommand {
             abstract: "Make one SecItem call as the app and print {\"status\", \"name\", \"result\"}.",
             discussion: """
                 Keys and values are Apple's constant strings ("class": "genp", "acct", "r_Data": true, \
-                "m_Limit": "m_LimitAll"); v_Data, gena and v_PersistentRef are base64; dates are ISO 8601. \
+                "m_Limit": "m_LimitAll") or the constants' names ("kSecClass": "kSecClassGenericPassword"); \
+                v_Data, gena and v_PersistentRef are base64; dates are ISO 8601. \
                 update takes the query and then attributesToUpdate. The exit status is 0 whenever the \
                 call was made, whatever its OSStatus.
                 """

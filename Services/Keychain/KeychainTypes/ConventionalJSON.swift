@@ -3,7 +3,9 @@ public import Foundation
 /// The JSON form people write keychain queries in (`kclab app call`, docs, demos): Apple's constant
 /// strings as keys and values; `v_Data`, `v_PersistentRef` and `gena` as base64 strings (any other
 /// string there is passed on as a string); dates as ISO 8601 strings. `{"$data": …}` and
-/// `{"$date": …}` are accepted anywhere too.
+/// `{"$date": …}` are accepted anywhere too. A constant's name reads as its value
+/// (``SecConstantTable``): `{"kSecClass": "kSecClassGenericPassword"}` is `{"class": "genp"}`, as
+/// Swift code writes queries; a `kSec…` key that names no constant is refused by name.
 public enum ConventionalJSON {
     /// Keys whose string values are base64 data.
     public static let dataKeys: Set<String> = ["v_Data", "v_PersistentRef", "gena"]
@@ -25,14 +27,30 @@ public enum ConventionalJSON {
             throw ConventionalJSONError("expected a JSON object such as {\"class\": \"genp\", \"acct\": \"alice\"}")
         }
         var result: [String: SecValue] = [:]
-        for (key, value) in dictionary {
+        for (name, value) in dictionary {
+            let key = try rawKey(name)
+            guard result[key] == nil else { throw ConventionalJSONError("\(name) and \(key) are the same key: give it once") }
             result[key] = try convert(value, key: key)
         }
         return result
     }
 
+    /// A key as the keychain reads it: a constant's name becomes its value.
+    static func rawKey(_ name: String) throws -> String {
+        guard name.hasPrefix("kSec") else { return name }
+        guard let value = SecConstantTable.byName[name] else {
+            throw ConventionalJSONError(
+                "\(name) is not a constant of the Security framework: write a kSec… name it has, or the raw key (class, acct, svce, agrp, v_Data, r_Data, m_Limit…)"
+            )
+        }
+        return value
+    }
+
     private static func convert(_ value: Any, key: String) throws -> SecValue {
         switch value {
+        case let text as String where text.hasPrefix("kSec") && SecConstantTable.byName[text] != nil:
+            // A constant's name as a value, such as kSecClassGenericPassword or kSecMatchLimitAll.
+            return .string(SecConstantTable.byName[text]!)
         case let text as String:
             // A string that is not base64 stays a string: the device then judges a value of the
             // wrong type as securityd does (`kSecValueData` as a CFString is errSecParam, si-11).
