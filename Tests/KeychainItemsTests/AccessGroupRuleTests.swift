@@ -63,6 +63,20 @@ import Testing
         #expect(result.reason?.contains(F.shared) == true)
     }
 
+    /// A group written without its team prefix is refused, and the refusal names the group the
+    /// app holds under that name: the usual mistake, and its fix.
+    @Test func aGroupWithoutItsPrefixIsRefusedWithTheOneMeant() async throws {
+        let engine = F.engine()
+        let bare = try #require(F.shared.split(separator: ".", maxSplits: 1).last.map(String.init))
+        let add = await engine.add(F.password(["agrp": .string(bare)]), client: F.one)
+        #expect(add.status == .missingEntitlement)
+        #expect(add.reason?.contains("did you mean '\(F.shared)'") == true, "\(add.reason ?? "")")
+        let copy = await engine.copyMatching(F.query(["agrp": .string(bare)]), client: F.one)
+        #expect(copy.status == .missingEntitlement && copy.reason?.contains("did you mean '\(F.shared)'") == true)
+        let foreign = await engine.copyMatching(F.query(["agrp": .string(F.shared)]), client: F.client([F.other]))
+        #expect(foreign.reason?.contains("did you mean") == false, "no hint when the app holds no such group")
+    }
+
     @Test func theEmptyGroupIsNeverGranted() async {
         let engine = F.engine()
         #expect(await engine.add(F.password(["agrp": .string("")]), client: F.one).status == .missingEntitlement)

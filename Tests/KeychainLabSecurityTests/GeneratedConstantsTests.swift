@@ -31,13 +31,18 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test func theSecurityModulesConstantsAreTheTables() throws {
-        let expected = Self.rendered()
+    /// Writes `expected` to `file` under `make generate` (KCLAB_REGENERATE=1); else expects the
+    /// file to hold it.
+    static func expectGenerated(_ expected: String, in file: URL) throws {
         if ProcessInfo.processInfo.environment["KCLAB_REGENERATE"] == "1" {
-            try Data(expected.utf8).write(to: Self.file)
+            try Data(expected.utf8).write(to: file)
         }
-        let written = try String(contentsOf: Self.file, encoding: .utf8)
-        #expect(written == expected, "SecBaseErrors.swift is stale: run make generate")
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(written == expected, "\(file.lastPathComponent) is stale: run make generate")
+    }
+
+    @Test func theSecurityModulesConstantsAreTheTables() throws {
+        try Self.expectGenerated(Self.rendered(), in: Self.file)
     }
 
     static let constantsFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -61,11 +66,6 @@ import Testing
     }
 
     @Test func theSecurityModulesKeysAndValuesAreTheTables() throws {
-        let expected = Self.renderedConstants()
-        if ProcessInfo.processInfo.environment["KCLAB_REGENERATE"] == "1" {
-            try Data(expected.utf8).write(to: Self.constantsFile)
-        }
-        let written = try String(contentsOf: Self.constantsFile, encoding: .utf8)
-        #expect(written == expected, "SecConstants.swift is stale: run make generate")
+        try Self.expectGenerated(Self.renderedConstants(), in: Self.constantsFile)
     }
 }

@@ -151,6 +151,14 @@ public struct ClientContext: Hashable, Sendable {
         throw SecItemError(.restrictedAPI, "\(call): an App Clip's items cannot be synchronizable")
     }
 
+    /// For a refused group: the caller's own group that names it with its team prefix, the usual
+    /// mistake ("did you mean ABCDE12345.com.example.Shared?"); empty when there is none.
+    public func prefixHint(_ group: String) -> String {
+        // A prefix is ten characters and a dot.
+        guard let held = accessGroups.first(where: { $0.count == group.count + 11 && $0.hasSuffix("." + group) }) else { return "" }
+        return "; did you mean '\(held)', which it holds? (the team prefix: $(AppIdentifierPrefix) in the entitlements)"
+    }
+
     /// The groups a write may target: every group but the read-only token group (§1.7).
     public var writableGroups: [String] {
         accessGroups.filter { $0 != AccessGroup.token.rawValue }

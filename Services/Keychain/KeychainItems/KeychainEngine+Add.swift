@@ -37,7 +37,10 @@ extension KeychainEngine {
             }
             let group = query.accessGroup ?? client.accessGroups[0]
             if !client.mayWrite(group) {
-                throw SecItemError(.missingEntitlement, "SecItemAdd: \(client.appID) may not write to access group '\(group)'")
+                throw SecItemError(
+                    .missingEntitlement,
+                    "SecItemAdd: \(client.appID) may not write to access group '\(group)'\(client.prefixHint(group))"
+                )
             }
             query.attributes["agrp"] = .string(group)
             let item = try newItem(from: query, client: client)

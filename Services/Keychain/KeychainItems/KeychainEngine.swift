@@ -62,11 +62,11 @@ public struct KeychainEngine: Sendable {
     func checkExplicitGroup(_ group: String?, allowed: (String) -> Bool, client: ClientContext, call: SecItemCall) throws(SecItemError) {
         guard let group, !allowed(group) else { return }
         if client.device.refusesForeignGroups {
-            throw SecItemError(.missingEntitlement, "\(call): \(client.appID) does not belong to access group '\(group)'")
+            throw SecItemError(.missingEntitlement, "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group))")
         }
         throw SecItemError(
             .itemNotFound,
-            "\(call): \(client.appID) does not belong to access group '\(group)'; before iOS 13 such a query finds nothing"
+            "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group)); before iOS 13 such a query finds nothing"
         )
     }
 
