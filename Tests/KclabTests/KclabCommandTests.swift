@@ -107,6 +107,14 @@ import WorldTestSupport
             result = try run(kclab, ["world", "build"])
             #expect(result.status == 2)
             #expect(result.stderr.contains("Usage"))
+            // A mistyped subcommand gets the one meant; a word far from every one gets the list.
+            result = try run(kclab, ["app", "cal"])
+            #expect(result.status == 2 && result.stderr.contains("did you mean 'kclab app call'?"), "\(result.stderr)")
+            result = try run(kclab, ["zzzz"])
+            #expect(result.stderr.contains("one of world, bundle"), "\(result.stderr)")
+            // aasa check against a state folder where no lab was built says so.
+            result = try run(kclab, ["aasa", "check", "example.com", "--state", folder.path])
+            #expect(result.status == 2 && result.stderr.contains("no lab was built in"), "\(result.stderr)")
         }
     }
 

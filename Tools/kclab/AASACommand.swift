@@ -282,6 +282,9 @@ extension AASACommand {
             let given = trust ?? labRoots
             let path = given ?? "/etc/ssl/certs/ca-certificates.crt"
             guard let pem = FileManager.default.contents(atPath: path) else {
+                if trust == nil, let state {
+                    throw ValidationError("no lab was built in \(state) (\(path) is missing): start one with kclab up --world FILE --state \(state)")
+                }
                 throw ValidationError("cannot read the trust roots at \(path)")
             }
             do {

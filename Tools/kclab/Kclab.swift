@@ -52,7 +52,11 @@ struct Kclab: AsyncParsableCommand {
             }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            var message = fullMessage(for: error)
+            if let suggestion = CommandSuggestion.suggestion(for: Array(CommandLine.arguments.dropFirst()), root: Kclab.self) {
+                message = "Error: \(suggestion)\n" + message
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }
     }
