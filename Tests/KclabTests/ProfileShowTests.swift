@@ -106,6 +106,16 @@ import WorldTestSupport
             let group = try #require(findings.first { $0["rule"] as? String == "keychain-access-groups" })
             #expect(group["result"] as? String == "fail" && (group["detail"] as? String)?.contains("OTHER98765.one.shared") == true)
             #expect((group["fix"] as? String)?.isEmpty == false)
+            #expect((group["detail"] as? String)?.contains("did you mean") == false, "another team's group is not a missing prefix")
+
+            // A signed bundle: its signature's entitlements against its embedded profile.
+            let bundle = try run(kclab, ["lint", "\(out)/apps/one.good.app"])
+            #expect(
+                bundle.status == 0 && bundle.stdout.contains("PASS application-identifier: AAAAA11111.one.good"),
+                "\(bundle.stdout)\(bundle.stderr)"
+            )
+            let both = try run(kclab, ["lint", "\(out)/apps/one.good.app", "--profile", profile])
+            #expect(both.status == 2, "a bundle, or an entitlements file and a profile: \(both.stderr)")
         }
     }
 }

@@ -22,11 +22,14 @@ struct LintCommand: ParsableCommand {
             """
     )
 
+    @Argument(help: "A signed bundle (NAME.app, as kclab world build writes them): its signature's entitlements against its embedded profile.")
+    var bundle: String?
+
     @Option(help: "The target's .entitlements file (a property list, as Xcode keeps it).")
-    var entitlements: String
+    var entitlements: String?
 
     @Option(help: "The provisioning profile: NAME.mobileprovision or NAME.provisionprofile.")
-    var profile: String
+    var profile: String?
 
     @Option(help: "The target's bundle ID (PRODUCT_BUNDLE_IDENTIFIER); default: the profile's explicit App ID.")
     var bundleID: String?
@@ -42,6 +45,15 @@ struct LintCommand: ParsableCommand {
 
     @Flag(help: "Print JSON: one object per rule (rule, result, detail, fix).")
     var json = false
+
+    func validate() throws {
+        if bundle != nil, entitlements != nil || profile != nil {
+            throw ValidationError("give a bundle, or --entitlements and --profile, not both")
+        }
+        if bundle == nil, entitlements == nil || profile == nil {
+            throw ValidationError("give a signed bundle, or --entitlements FILE and --profile FILE")
+        }
+    }
 
     func run() throws {
         let lint = try makeLint()
@@ -64,25 +76,34 @@ struct LintCommand: ParsableCommand {
         } else {
             moment = Date()
         }
-        guard let entitlementsData = FileManager.default.contents(atPath: entitlements) else { throw fail("cannot read \(entitlements)", code: 2) }
-        guard let profileData = FileManager.default.contents(atPath: profile) else { throw fail("cannot read \(profile)", code: 2) }
-        let claimed: Entitlements
-        let inspection: ProfileInspection
-        let bundle: BundleID?
-        do {
-            claimed = try Entitlements(propertyList: entitlementsData)
-        } catch {
-            throw fail("\(entitlements): \(error.message)", code: 2)
-        }
-        do {
-            inspection = try ProfileInspection(der: profileData, roots: nil, at: moment)
-        } catch {
-            throw fail("\(profile): \(error.message)", code: 2)
-        }
+        var claimed: Entitlements
+        let profileData: Data
+        var bundle: BundleID?
         do {
             bundle = try bundleID.map { text throws(IdentityError) in try BundleID(text) }
         } catch {
             throw fail("--bundle-id: \(error.message)", code: 2)
+        }
+        if let path = self.bundle {
+            (claimed, profileData, bundle) = try Self.signedClaims(path, bundle: bundle)
+        } else {
+            guard let entitlements, let profile else { throw fail("give --entitlements and --profile", code: 2) }
+            guard let entitlementsData = FileManager.default.contents(atPath: entitlements) else {
+                throw fail("cannot read \(entitlements)", code: 2)
+            }
+            guard let data = FileManager.default.contents(atPath: profile) else { throw fail("cannot read \(profile)", code: 2) }
+            do {
+                claimed = try Entitlements(propertyList: entitlementsData)
+            } catch {
+                throw fail("\(entitlements): \(error.message)", code: 2)
+            }
+            profileData = data
+        }
+        let inspection: ProfileInspection
+        do {
+            inspection = try ProfileInspection(der: profileData, roots: nil, at: moment)
+        } catch {
+            throw fail("\(profile ?? "the bundle's embedded profile"): \(error.message)", code: 2)
         }
         let chosenPlatform = try platform.map { text in
             guard let parsed = Platform(rawValue: text) else { throw fail("--platform takes ios or macos", code: 2) }
@@ -108,5 +129,27 @@ struct LintCommand: ParsableCommand {
                 }
             }
         )
+    }
+
+    /// What a signed bundle claims: its code signature's entitlements and identifier, and its
+    /// embedded profile.
+    static func signedClaims(_ path: String, bundle given: BundleID?) throws -> (Entitlements, Data, BundleID?) {
+        let app: AppBundle
+        do {
+            app = try AppBundle(at: URL(fileURLWithPath: path))
+        } catch {
+            throw fail("\(path): \(error.message)", code: 2)
+        }
+        guard !app.signed.profile.isEmpty else {
+            throw fail("\(path) embeds no provisioning profile (a Mac app signed without one): nothing to check its entitlements against", code: 1)
+        }
+        do {
+            let directory = try CodeDirectory(propertyList: try SignedMessage(der: app.signed.codeSignature).content)
+            return (directory.entitlements, app.signed.profile, given ?? directory.identifier)
+        } catch let error as CMSError {
+            throw fail("\(path): the code signature does not open: \(error.message)", code: 2)
+        } catch let error as IdentityError {
+            throw fail("\(path): the code signature cannot be read: \(error.message)", code: 2)
+        }
     }
 }

@@ -177,7 +177,9 @@ public struct EntitlementLint: Sendable {
         guard denied.isEmpty else {
             // A value the profile grants once the team prefix is put in front: the usual mistake.
             let prefixed = (value.array ?? [value]).compactMap(\.string).compactMap { text -> String? in
-                guard let prefix = profile.applicationIdentifierPrefixes.first?.prefix, !text.hasPrefix(prefix) else { return nil }
+                // Only a value with no team prefix of its own: another team's group is not a typo.
+                let head = String(text.prefix { $0 != "." })
+                guard let prefix = profile.applicationIdentifierPrefixes.first?.prefix, (try? TeamID(head)) == nil else { return nil }
                 return EntitlementPolicy.deniedParts(of: .string(prefix + text), allowedBy: granted).isEmpty ? prefix + text : nil
             }
             let hint = prefixed.isEmpty ? "" : "; did you mean \(prefixed.joined(separator: ", "))?"
