@@ -23,6 +23,12 @@ import WorldTestSupport
             await LabProcesses.stop(pad.pid)
             let degraded = try lab.kclab(["status"])
             #expect(degraded.status == 1 && degraded.stdout.contains("device \(W.oldPad): STOPPED"), "\(degraded.stdout)")
+            // A device killed outright leaves its socket behind: the error says to restart it.
+            let phone = try #require(record.processes.first { $0.name == "device \(W.phone)" })
+            kill(phone.pid, SIGKILL)
+            while kill(phone.pid, 0) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            let crashed = try lab.kclab(["app", "call", "--device", W.phone, "--app", "com.example.AppOne", "copy", #"{"class": "genp"}"#])
+            #expect(crashed.status != 0 && crashed.stderr.contains("kclab restart"), "\(crashed.stderr)")
         }
     }
 

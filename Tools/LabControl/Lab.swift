@@ -152,7 +152,15 @@ public struct DeviceClient {
             }
             throw LabFailure("no device runs in \(state.root.path); start the lab with kclab up")
         }
-        socket = try LineSocket(path: path.path)
+        do {
+            socket = try LineSocket(path: path.path)
+        } catch {
+            // The socket is there but nobody answers: the device's process ended without removing it.
+            throw LabFailure(
+                "device \(device) does not answer on \(path.path) (\(error)): it has stopped; "
+                    + "start it again with kclab restart --state \(state.root.path) \(device) (its log: kclab logs --state \(state.root.path) \(device))"
+            )
+        }
     }
 
     /// Sends a request and returns the device's answer.
