@@ -115,6 +115,14 @@ import WorldTestSupport
             // aasa check against a state folder where no lab was built says so.
             result = try run(kclab, ["aasa", "check", "example.com", "--state", folder.path])
             #expect(result.status == 2 && result.stderr.contains("no lab was built in"), "\(result.stderr)")
+            // A lab that was built but whose websites do not answer: is it up?
+            let world = folder.appending(path: "world.yaml")
+            try Data(TestWorlds.refusals.utf8).write(to: world)
+            #expect(try run(kclab, ["world", "build", world.path, "--out", folder.appending(path: "world").path]).status == 0)
+            try FileManager.default.createDirectory(at: folder.appending(path: "websites"), withIntermediateDirectories: true)
+            try Data(#"{"address": "127.0.0.1", "port": 1, "hosts": ["example.com"]}"#.utf8).write(to: folder.appending(path: "websites/site.json"))
+            result = try run(kclab, ["aasa", "check", "example.com", "--state", folder.path, "--timeout", "5"])
+            #expect(result.status == 1 && result.stderr.contains("is the lab up? kclab status --state"), "\(result.stdout)\(result.stderr)")
         }
     }
 

@@ -118,6 +118,7 @@ extension AASACommand {
                 report.checks += try matches(report, era: version)
             }
             try print(report, era: version)
+            for hint in hints(report) { warn("hint: \(hint)") }
             if report.verdict != .approved { throw ExitCode(1) }
         }
 
@@ -205,6 +206,24 @@ extension AASACommand {
             report.checks = cdnChecks + report.checks
             report.throughCDN = true
             return report
+        }
+
+        /// What to do next about a failure of the transport: a certificate the roots used do not
+        /// trust, or a lab whose websites do not answer.
+        private func hints(_ report: SiteReport) -> [String] {
+            let failed = Set(report.checks.filter { $0.result == .fail }.map(\.rule))
+            var hints: [String] = []
+            if failed.contains("https-trust"), trust == nil {
+                hints.append(
+                    state == nil
+                        ? "the system's roots do not trust the site's certificate: give --trust PEM, or --state DIR for a lab's site"
+                        : "the lab's web root does not trust this certificate: the site is one of the lab's broken ones, or give --trust PEM"
+                )
+            }
+            if failed.contains("reachable"), let state {
+                hints.append("the lab's websites do not answer: is the lab up? kclab status --state \(state)")
+            }
+            return hints
         }
 
         /// Each `--match` URL against the file the verdict read.
