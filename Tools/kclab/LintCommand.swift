@@ -69,13 +69,7 @@ struct LintCommand: ParsableCommand {
     }
 
     private func makeLint() throws -> EntitlementLint {
-        let moment: Date
-        if let date {
-            guard let parsed = try? Date(date, strategy: .iso8601) else { throw fail("--date takes ISO 8601, such as 2026-01-31T12:00:00Z", code: 2) }
-            moment = parsed
-        } else {
-            moment = Date()
-        }
+        let moment = try checkMoment(date)
         var claimed: Entitlements
         let profileData: Data
         var bundle: BundleID?

@@ -38,15 +38,7 @@ struct ProfileCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let moment: Date
-            if let date {
-                guard let parsed = try? Date(date, strategy: .iso8601) else {
-                    throw fail("--date takes ISO 8601, such as 2026-01-31T12:00:00Z", code: 2)
-                }
-                moment = parsed
-            } else {
-                moment = Date()
-            }
+            let moment = try checkMoment(date)
             guard let der = FileManager.default.contents(atPath: file) else { throw fail("cannot read \(file)", code: 2) }
             let roots: TrustStore?
             do {
@@ -72,4 +64,11 @@ struct ProfileCommand: ParsableCommand {
             if !inspection.isCurrent { throw ExitCode(1) }
         }
     }
+}
+
+/// A `--date` option: the moment given in ISO 8601, else now; anything else is a usage error.
+func checkMoment(_ text: String?) throws -> Date {
+    guard let text else { return Date() }
+    guard let parsed = try? Date(text, strategy: .iso8601) else { throw fail("--date takes ISO 8601, such as 2026-01-31T12:00:00Z", code: 2) }
+    return parsed
 }
