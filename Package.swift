@@ -261,6 +261,8 @@ let package = Package(
                 product("ServiceLifecycle"),
                 product("UnixSignals"),
                 "AppIdentity",
+                "LabErrors",
+                "ServiceMetrics",
                 "WorldLayout",
                 product("AsyncHTTPClient"),
                 product("Hummingbird"),
@@ -277,7 +279,7 @@ let package = Package(
         /// keychaind's API types, shared by keychaind and devices; openapi.yaml is the contract.
         .target(
             name: "KeychainAPI",
-            dependencies: ["AppIdentity", "KeychainTypes"],
+            dependencies: ["AppIdentity", "KeychainTypes", "LabErrors"],
             path: "Services/Keychain/KeychainAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
@@ -343,7 +345,7 @@ let package = Package(
         /// associationd's API: what devices send and what they get back.
         .target(
             name: "AssociationAPI",
-            dependencies: ["AppIdentity", "SiteAssociation"],
+            dependencies: ["AppIdentity", "LabErrors", "SiteAssociation"],
             path: "Services/Associations/AssociationAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
@@ -376,7 +378,7 @@ let package = Package(
         /// webcredentiald's API: what devices send, and the prompts and outcomes they get back.
         .target(
             name: "WebCredentialAPI",
-            dependencies: ["AppIdentity", "KeychainTypes", "UserAnswers"],
+            dependencies: ["AppIdentity", "KeychainTypes", "LabErrors", "UserAnswers"],
             path: "Services/WebCredentials/WebCredentialAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
@@ -757,10 +759,13 @@ let package = Package(
                 "KeychainItems",
                 "KeychainStore",
                 "DeviceProtocol",
+                "AssociationAPI",
                 "KeychainAPI",
                 "KeychainCallChannel",
                 "KeychainTypes",
                 "LabControl",
+                "LabErrors",
+                "WebCredentialAPI",
                 "ServiceSupport",
                 product("ArgumentParser"),
                 product("AsyncHTTPClient"),

@@ -3,6 +3,7 @@ import Foundation
 import KeychainAPI
 import KeychainCallChannel
 import KeychainTypes
+import LabErrors
 import NIOCore
 import NIOHTTP1
 import NIOSSL

@@ -2,6 +2,7 @@ import Foundation
 import KeychainAPI
 import KeychainCallChannel
 import KeychainTypes
+import LabErrors
 import NIOHTTP1
 import ServiceSupport
 

@@ -2,6 +2,7 @@ import AppIdentity
 import Foundation
 import KeychainAPI
 import KeychainTypes
+import LabErrors
 import Logging
 import NIOHTTP1
 import ServiceSupport

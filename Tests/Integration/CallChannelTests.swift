@@ -4,6 +4,7 @@ import KeychainAPI
 @_spi(Testing) import KeychainCallChannel
 import KeychainTypes
 import LabControl
+import LabErrors
 import NIOHTTP1
 import NIOSSL
 import ServiceSupport

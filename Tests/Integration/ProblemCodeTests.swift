@@ -1,22 +1,46 @@
+import AssociationAPI
 import Foundation
 import KeychainAPI
+import LabErrors
 import Testing
+import WebCredentialAPI
 
-/// keychaind's problem codes are one table (``KeychainAPI/ProblemCode``): every code is in the
+/// Each service's problem codes are one table (``KeychainAPI/ProblemCode``,
+/// ``AssociationAPI/ProblemCode``, ``WebCredentialAPI/ProblemCode``): every code is in the service's
 /// OpenAPI document's enum and every documented code is in the table, so a client generated from
 /// the document reads every refusal, and the document states each code's HTTP status.
 @Suite struct ProblemCodeTests {
-    @Test func theTableAndTheDocumentNameTheSameCodes() throws {
-        let document = try String(contentsOfFile: "Services/Keychain/KeychainAPI/openapi.yaml", encoding: .utf8)
+    @Test func keychaindsTableAndDocumentNameTheSameCodes() throws {
+        try expectDocumented(KeychainAPI.ProblemCode.self, in: "Services/Keychain/KeychainAPI/openapi.yaml")
+    }
+
+    @Test func associationdsTableAndDocumentNameTheSameCodes() throws {
+        try expectDocumented(AssociationAPI.ProblemCode.self, in: "Services/Associations/AssociationAPI/openapi.yaml")
+    }
+
+    @Test func webcredentialdsTableAndDocumentNameTheSameCodes() throws {
+        try expectDocumented(WebCredentialAPI.ProblemCode.self, in: "Services/WebCredentials/WebCredentialAPI/openapi.yaml")
+    }
+
+    /// A problem reads back from the wire with its code, and one of a newer build keeps its text.
+    @Test func aProblemKeepsACodeThisBuildDoesNotKnow() throws {
+        let known = try JSONDecoder().decode(AssociationAPI.Problem.self, from: Data(#"{"error":"refusedApp","message":"m","reasons":["r"]}"#.utf8))
+        #expect(known.code == .refusedApp && known.httpStatus == 403 && known.reasons == ["r"])
+        let newer = try JSONDecoder().decode(WebCredentialAPI.Problem.self, from: Data(#"{"error":"fromTheFuture","message":"m"}"#.utf8))
+        #expect(newer.code == nil && newer.error == "fromTheFuture" && newer.httpStatus == 500)
+    }
+
+    private func expectDocumented<Code: APIProblemCode>(_ codes: Code.Type, in path: String) throws {
+        let document = try String(contentsOfFile: path, encoding: .utf8)
         let problem = try #require(document.range(of: "    Problem:\n      type: object"))
         let schema = document[problem.upperBound...]
         let line = try #require(schema.firstMatch(of: /enum: \[([^\]]*)\]/))
         let documented = Set(line.output.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        #expect(documented == Set(KeychainAPI.ProblemCode.allCases.map(\.rawValue)))
+        #expect(documented == Set(Code.allCases.map(\.rawValue)), "\(path)")
         let description = try #require(schema.firstMatch(of: /description: >-\n((?:\s{12}.*\n)+)/)).output.1
-        for code in KeychainAPI.ProblemCode.allCases {
+        for code in Code.allCases {
             let stated = description.firstMatch(of: try Regex("\\b\(code.rawValue)\\b[^0-9]*?([0-9]{3})"))
-            #expect(stated.flatMap { Int($0.output[1].substring ?? "") } == code.httpStatus, "\(code) answers \(code.httpStatus)")
+            #expect(stated.flatMap { Int($0.output[1].substring ?? "") } == code.httpStatus, "\(path): \(code) answers \(code.httpStatus)")
         }
     }
 }

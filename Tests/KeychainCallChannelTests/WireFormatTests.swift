@@ -2,6 +2,7 @@ import Foundation
 import KeychainAPI
 import KeychainCallChannel
 import KeychainTypes
+import LabErrors
 import Testing
 
 /// The call channel's byte form: every value survives a round trip, and hostile bytes are a

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTLS
@@ -6,44 +6,31 @@ public import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
-import ServiceSupport
+public import ServiceSupport
 import SiteAssociation
 import SiteAssociationFetch
 
 /// The Apple-like CDN: `GET /a/v1/DOMAIN` answers what Apple's `app-site-association.cdn-apple.com`
 /// answers iOS 14+ devices (spec associations.md b.3). Public, like Apple's: no client certificate.
 public enum CDNServer {
-    public struct Configuration: Sendable {
-        /// The built world: the CDN's TLS identity and the web roots origins must chain to.
-        public var world: URL
-        /// Where endpoint.json is written.
-        public var state: URL
-        public var host: String
-        /// The host name clients reach the CDN by, written to endpoint.json; nil: `host`.
-        public var advertise: String?
-        public var port: Int
+    public struct Configuration: Sendable, DaemonConfigured {
+        /// The built world (the CDN's TLS identity and the web roots origins must chain to), the
+        /// folder of endpoint.json, and where the CDN listens.
+        public var daemon: DaemonConfiguration
         /// Origins reached at another address: host → (address, port), as the lab's nginx.
         public var resolve: [String: (address: String, port: Int?)]
         /// How long a file is cached.
         public var maxAge: Int
 
         public init(
-            world: URL,
-            state: URL,
-            host: String = "127.0.0.1",
-            port: Int = 7704,
+            _ daemon: DaemonConfiguration,
             resolve: [String: (address: String, port: Int?)] = [:],
             maxAge: Int = CDNAnswer.successMaxAge
         ) {
-            self.world = world
-            self.state = state
-            self.host = host
-            self.port = port
+            self.daemon = daemon
             self.resolve = resolve
             self.maxAge = maxAge
         }
-
-        public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
     /// Runs the CDN until SIGTERM or SIGINT, then closes its HTTP client.
@@ -84,17 +71,8 @@ public enum CDNServer {
             headers[.age] = "\(age)"
             return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
-        let endpointFile = configuration.endpointFile
-        let host = configuration.advertise ?? configuration.host
-        return Application(
-            router: router,
-            server: try .tls(.http1(), tlsConfiguration: TLSIdentities.publicServer(world: configuration.world, service: "cdn")),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cdn"),
-            onServerRunning: { channel in
-                Endpoint.announce(service: "cdn", host: host, port: channel.localAddress?.port ?? 0, to: endpointFile, logger: logger)
-            },
-            logger: logger
-        )
+        let tls = try TLSIdentities.publicServer(world: configuration.world, service: "cdn")
+        return try configuration.daemon.application("cdn", router: router, tls: tls, logger: logger)
     }
 
     /// A host name, optionally with a port.

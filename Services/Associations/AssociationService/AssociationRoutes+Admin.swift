@@ -13,9 +13,7 @@ extension AssociationRoutes {
     /// bundle ID, `host` the entry's domain as written (`*.example.com` for a wildcard).
     func addAdminRoutes(to router: Router<DeviceRequestContext>) {
         router.get("/v1/admin/associations") { request, context in
-            guard let administrator = await SystemServiceIdentity.of(context.channel, role: .administrator) else {
-                throw HTTPError(.forbidden, message: "only the lab's operator (kclab's administrator certificate) may use the admin routes")
-            }
+            let administrator = try await SystemServiceIdentity.administrator(context.channel, refusing: AssociationAPI.ProblemCode.self)
             let query = request.uri.queryParameters
             let app = query.get("app")
             let host = query.get("host")?.lowercased()

@@ -22,7 +22,7 @@ struct AssociationRoutes: Sendable {
             let install = try await Self.decode(AssociationAPI.InstallRequest.self, request, context)
             let check = verifier.verify(SignedApp(profile: install.profile, codeSignature: install.codeSignature), device: device.udid, at: Date())
             guard let app = check.verified else {
-                throw HTTPError(.forbidden, message: "the app's signature is not valid: \(check.refusals.map(\.description).joined(separator: "; "))")
+                throw Self.problem(.refusedApp, "the app's signature is not valid", reasons: check.refusals.map(\.description))
             }
             let records = try await center.install(
                 device: device.udid,
@@ -60,7 +60,7 @@ struct AssociationRoutes: Sendable {
             guard let app = query.get("app"), let host = query.get("host"),
                 let service = AssociationService(rawValue: query.get("service") ?? "webcredentials")
             else {
-                throw HTTPError(.badRequest, message: "give app, host and service (webcredentials, applinks, activitycontinuation, appclips)")
+                throw Self.problem(.badRequest, "give app, host and service (webcredentials, applinks, activitycontinuation, appclips)")
             }
             let record = try await center.association(device: udid, appID: try Self.appID(app), service: service, host: host.lowercased())
             return try Self.json(AssociationAPI.Answer(associated: record?.state == .approved, record: record))
@@ -73,12 +73,12 @@ struct AssociationRoutes: Sendable {
         do {
             return try AppID(text ?? "")
         } catch {
-            throw HTTPError(.badRequest, message: error.message)
+            throw Self.problem(.badRequest, error.message)
         }
     }
 
     static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
-        try await DeviceIdentity.required(context.channel)
+        try await DeviceIdentity.required(context.channel, refusing: AssociationAPI.ProblemCode.self)
     }
 
     /// The device a question is about: the caller's own, or, for a system service (webcredentiald),
@@ -86,17 +86,26 @@ struct AssociationRoutes: Sendable {
     static func deviceActedFor(_ context: DeviceRequestContext, named udid: String?) async throws -> String {
         if let device = await DeviceIdentity.of(context.channel) { return device.udid }
         guard await SystemServiceIdentity.of(context.channel) != nil else {
-            throw HTTPError(.forbidden, message: "this service answers devices and system services only: present a device certificate")
+            throw Self.problem(.notADeviceOrSystemService, "this service answers devices and system services only: present a device certificate")
         }
-        guard let udid, !udid.isEmpty else { throw HTTPError(.badRequest, message: "a system service must name the device: device=UDID") }
+        guard let udid, !udid.isEmpty else { throw Self.problem(.deviceRequired, "a system service must name the device: device=UDID") }
         return udid
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
-        try await RouteSupport.decode(type, request, limit: context.maxUploadSize)
+        try await RouteSupport.decode(type, request, limit: context.maxUploadSize, refusing: AssociationAPI.ProblemCode.self)
     }
 
     static func json(_ value: some Encodable) throws -> Response {
         try RouteSupport.json(value, encoder: AssociationAPI.encoder())
+    }
+
+    /// A refusal of `code`, answered with the status ``AssociationAPI/ProblemCode`` gives it.
+    static func problem(
+        _ code: AssociationAPI.ProblemCode,
+        _ message: String,
+        reasons: [String]? = nil
+    ) -> ProblemResponse<AssociationAPI.ProblemCode> {
+        ProblemResponse(code, message, reasons: reasons)
     }
 }

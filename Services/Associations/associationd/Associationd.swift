@@ -41,16 +41,12 @@ struct Associationd: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var configuration = AssociationServer.Configuration(
-            world: daemon.worldFolder,
-            state: daemon.stateFolder,
-            host: daemon.listenHost,
-            port: daemon.listenPort(default: 7702),
+            daemon.configuration(defaultPort: 7702),
             cdn: cdn,
             resolve: resolutions,
             retryTick: retryTick
         )
         configuration.metrics = metrics.address(defaultPort: 9702)
-        configuration.advertise = daemon.advertisedHost
         try await AssociationServer.run(configuration, logger: logger)
     }
 }

@@ -33,15 +33,11 @@ struct CDN: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         try FileManager.default.createDirectory(at: daemon.stateFolder, withIntermediateDirectories: true)
-        var configuration = CDNServer.Configuration(
-            world: daemon.worldFolder,
-            state: daemon.stateFolder,
-            host: daemon.listenHost,
-            port: daemon.listenPort(default: 7704),
+        let configuration = CDNServer.Configuration(
+            daemon.configuration(defaultPort: 7704),
             resolve: resolutions,
             maxAge: maxAge
         )
-        configuration.advertise = daemon.advertisedHost
         try await CDNServer.run(configuration, logger: logger)
     }
 }

@@ -1,6 +1,7 @@
 public import AppIdentity
 public import Foundation
 public import KeychainTypes
+public import LabErrors
 
 /// The JSON bodies of keychaind's API, shared by keychaind and the devices (openapi.yaml beside
 /// this file is the contract).
@@ -116,27 +117,6 @@ public enum KeychainAPI {
         }
     }
 
-    /// Any HTTP error's body, and the call channel's refusals.
-    public struct Problem: Codable, Hashable, Sendable, Error {
-        /// A stable code, one of ``ProblemCode``'s (kept as text on the wire, so that a client reads
-        /// a code newer than itself).
-        public var error: String
-        public var message: String
-        public var reasons: [String]?
-
-        /// A problem as read from the wire.
-        public init(error: String, message: String, reasons: [String]? = nil) {
-            self.error = error
-            self.message = message
-            self.reasons = reasons
-        }
-
-        /// A problem keychaind answers.
-        public init(_ code: ProblemCode, _ message: String, reasons: [String]? = nil) {
-            self.init(error: code.rawValue, message: message, reasons: reasons)
-        }
-
-        /// The code, when it is one this build knows.
-        public var code: ProblemCode? { ProblemCode(rawValue: error) }
-    }
+    /// Any HTTP error's body, and the call channel's refusals: a code of ``ProblemCode``'s table.
+    public typealias Problem = APIProblem<ProblemCode>
 }

@@ -1,7 +1,9 @@
+public import LabErrors
+
 extension KeychainAPI {
     /// Every code keychaind refuses with, and the HTTP status each answers with: the one table
     /// (documented in openapi.yaml's `Problem`; ProblemCodeTests keeps the two equal).
-    public enum ProblemCode: String, Codable, Hashable, Sendable, CaseIterable {
+    public enum ProblemCode: String, Codable, AdminProblemCode {
         /// The body or query cannot be read.
         case badRequest
         /// No such SecItem call in the path.

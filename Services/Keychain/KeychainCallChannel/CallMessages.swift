@@ -1,5 +1,6 @@
 public import KeychainAPI
 public import KeychainTypes
+public import LabErrors
 
 /// One SecItem call sent on the call channel: what `POST /v1/items/{call}` carries, with an id
 /// that its answer repeats, so that many calls share one connection.

@@ -4,6 +4,7 @@ import KeychainAPI
 import KeychainCallChannel
 import KeychainItems
 import KeychainTypes
+import LabErrors
 import Logging
 
 /// A device's SecItem call as keychaind answers it, whichever way it came (`POST /v1/items/{call}`

@@ -80,9 +80,6 @@ extension KeychainRoutes {
     /// The lab's operator at the other end of the connection, or a 403 for anyone else: the
     /// administrator role marker on a certificate the world's device CA issued.
     static func administrator(_ context: DeviceRequestContext) async throws -> SystemServiceIdentity {
-        guard let administrator = await SystemServiceIdentity.of(context.channel, role: .administrator) else {
-            throw problem(.notAnAdministrator, "only the lab's operator (kclab's administrator certificate) may use the admin routes")
-        }
-        return administrator
+        try await SystemServiceIdentity.administrator(context.channel, refusing: KeychainAPI.ProblemCode.self)
     }
 }

@@ -157,10 +157,7 @@ struct KeychainRoutes: Sendable {
     // MARK: Plumbing
 
     static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
-        guard let device = await DeviceIdentity.of(context.channel) else {
-            throw problem(.notADevice, "this service answers devices only: present a device certificate")
-        }
-        return device
+        try await DeviceIdentity.required(context.channel, refusing: KeychainAPI.ProblemCode.self)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: DeviceRequestContext) async throws -> T {
@@ -185,21 +182,7 @@ struct KeychainRoutes: Sendable {
     }
 
     /// A refusal of `code`, answered with the status ``KeychainAPI/ProblemCode`` gives it.
-    static func problem(_ code: KeychainAPI.ProblemCode, _ message: String, reasons: [String]? = nil) -> ProblemResponse {
-        ProblemResponse(problem: KeychainAPI.Problem(code, message, reasons: reasons))
-    }
-
-}
-
-/// An HTTP error whose body is a ``KeychainAPI/Problem``.
-struct ProblemResponse: HTTPResponseError {
-    let problem: KeychainAPI.Problem
-
-    /// The code's status; 500 for a code this build does not know (none is made here).
-    var status: HTTPResponse.Status { .init(code: problem.code?.httpStatus ?? 500) }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = (try? JSONEncoder().encode(problem)) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    static func problem(_ code: KeychainAPI.ProblemCode, _ message: String, reasons: [String]? = nil) -> ProblemResponse<KeychainAPI.ProblemCode> {
+        ProblemResponse(code, message, reasons: reasons)
     }
 }

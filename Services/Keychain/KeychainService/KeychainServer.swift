@@ -9,24 +9,17 @@ public import Logging
 import NIOCore
 import ServiceLifecycle
 public import ServiceMetrics
-import ServiceSupport
+public import ServiceSupport
 import UnixSignals
 import WorldLayout
 
 /// keychaind: the keychain of every device, behind HTTPS with mutual TLS.
 public enum KeychainServer {
     /// How keychaind runs; every key has a flag and an environment variable (see keychaind --help).
-    public struct Configuration: Sendable {
-        /// The built world: TLS identity, trust roots.
-        public var world: URL
-        /// Where the database, the keys and the endpoint file live.
-        public var state: URL
-        /// The address to bind; loopback by default.
-        public var host: String
-        /// The host name clients reach the daemon by, written to endpoint.json; nil: `host`.
-        public var advertise: String?
-        /// The port; 0 picks a free one (written to the endpoint file).
-        public var port: Int
+    public struct Configuration: Sendable, DaemonConfigured {
+        /// The built world (TLS identity, trust roots), the folder of the database, the keys and
+        /// the endpoint file, and where the HTTP API listens.
+        public var daemon: DaemonConfiguration
         /// The call channel's port; 0 picks a free one (written to the endpoint file as `calls`).
         public var callsPort: Int
         /// Where Prometheus metrics are served (written to the endpoint file as `metrics`); nil
@@ -36,28 +29,19 @@ public enum KeychainServer {
         public var writesAuditLog: Bool
 
         public init(
-            world: URL,
-            state: URL,
-            host: String = "127.0.0.1",
-            port: Int = 7701,
+            _ daemon: DaemonConfiguration,
             callsPort: Int = 7711,
             metrics: MetricsAddress? = MetricsAddress(port: 9701),
             writesAuditLog: Bool = true
         ) {
-            self.world = world
-            self.state = state
-            self.host = host
-            self.port = port
+            self.daemon = daemon
             self.callsPort = callsPort
             self.metrics = metrics
             self.writesAuditLog = writesAuditLog
         }
 
         /// `STATE/audit.jsonl`.
-        public var auditFile: URL { state.appending(path: "audit.jsonl") }
-
-        /// `STATE/endpoint.json`.
-        public var endpointFile: URL { state.appending(path: "endpoint.json") }
+        public var auditFile: URL { daemon.state.appending(path: "audit.jsonl") }
     }
 
     /// Runs keychaind until SIGTERM or SIGINT: the HTTP API and the call channel, sharing one
@@ -73,20 +57,7 @@ public enum KeychainServer {
             recorder: KeychainRecorder(audit: audit),
             logins: LoginKeychains(file: configuration.state.appending(path: "login-keychains.json"))
         )
-        var metrics: MetricsServer? = nil
-        if let address = configuration.metrics {
-            metrics = try await MetricsServer.start(at: address, logger: logger) {
-                await calls.recorder.recordItemCounts(store)
-            }
-        }
         let tls = try TLSIdentities.server(world: configuration.world, service: "keychaind")
-        let callServer = try await CallChannelServer.bind(
-            host: configuration.host,
-            port: configuration.callsPort,
-            tls: tls,
-            calls: calls,
-            logger: logger
-        )
         let router = Router(context: DeviceRequestContext.self)
         let routes = KeychainRoutes(calls: calls)
         routes.add(to: router)
@@ -95,28 +66,25 @@ public enum KeychainServer {
         routes.addResetRoute(to: router)
         routes.addExplainRoute(to: router)
         routes.addLoginKeychainRoutes(to: router)
-        let endpointFile = configuration.endpointFile
-        let host = configuration.advertise ?? configuration.host
-        let callsAddress = "\(host):\(callServer.port)"
-        let metricsURL = metrics?.url
-        let application = Application(
-            router: router,
-            server: try .tls(.http1(), tlsConfiguration: tls),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "keychaind"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                Endpoint.announce(
-                    service: "keychaind",
-                    host: host,
-                    port: port,
-                    to: endpointFile,
-                    logger: logger,
-                    calls: callsAddress,
-                    metrics: metricsURL
-                )
-            },
-            logger: logger
-        )
-        try await DaemonLifecycle.run([application, callServer, audit] + (metrics.map { [$0] } ?? []), logger: logger)
+        let refresh: @Sendable () async -> Void = { await calls.recorder.recordItemCounts(store) }
+        try await DaemonLifecycle.run(metrics: configuration.metrics, refresh: refresh, logger: logger) { metricsURL in
+            let callServer = try await CallChannelServer.bind(
+                host: configuration.host,
+                port: configuration.callsPort,
+                tls: tls,
+                calls: calls,
+                logger: logger
+            )
+            let callsAddress = "\(configuration.advertise ?? configuration.host):\(callServer.port)"
+            let application = try configuration.daemon.application(
+                "keychaind",
+                router: router,
+                tls: tls,
+                logger: logger,
+                calls: callsAddress,
+                metrics: metricsURL
+            )
+            return [application, callServer, audit]
+        }
     }
 }

@@ -36,16 +36,12 @@ struct Keychaind: AsyncParsableCommand {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "keychaind")
-        var configuration = KeychainServer.Configuration(
-            world: daemon.worldFolder,
-            state: daemon.stateFolder,
-            host: daemon.listenHost,
-            port: daemon.listenPort(default: 7701),
+        let configuration = KeychainServer.Configuration(
+            daemon.configuration(defaultPort: 7701),
             callsPort: callsPort,
             metrics: metrics.address(defaultPort: 9701),
             writesAuditLog: audit == "on"
         )
-        configuration.advertise = daemon.advertisedHost
         try await KeychainServer.run(configuration, logger: logger)
     }
 }

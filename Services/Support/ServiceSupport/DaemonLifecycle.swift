@@ -1,5 +1,6 @@
 public import Logging
 public import ServiceLifecycle
+public import ServiceMetrics
 import UnixSignals
 
 /// How every long-running program of the lab runs (the daemons and the device): its pieces are
@@ -16,6 +17,29 @@ public enum DaemonLifecycle {
             throw error
         }
         await finally()
+    }
+
+    /// Runs a daemon: its metrics server at `metrics` (none when nil; `refresh` runs before each
+    /// scrape), then the services `make` builds knowing the metrics URL. A failure to build them
+    /// closes the metrics server and runs `finally` before it is thrown.
+    public static func run(
+        metrics: MetricsAddress?,
+        refresh: @escaping @Sendable () async -> Void = {},
+        logger: Logger,
+        finally: @Sendable () async -> Void = {},
+        services make: (_ metricsURL: String?) async throws -> [any Service]
+    ) async throws {
+        var server: MetricsServer? = nil
+        let services: [any Service]
+        do {
+            if let metrics { server = try await MetricsServer.start(at: metrics, logger: logger, refresh: refresh) }
+            services = try await make(server?.url)
+        } catch {
+            server?.close()
+            await finally()
+            throw error
+        }
+        try await run(services + (server.map { [$0] } ?? []), logger: logger, finally: finally)
     }
 }
 

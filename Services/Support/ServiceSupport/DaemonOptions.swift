@@ -66,4 +66,16 @@ public struct DaemonOptions: ParsableArguments {
     public func listenPort(default defaultPort: Int) -> Int {
         Self.value(port.map(String.init), "PORT").flatMap(Int.init) ?? defaultPort
     }
+
+    /// The common part of the daemon's configuration, with `defaultPort` unless a flag or the
+    /// environment names another.
+    public func configuration(defaultPort: Int) -> DaemonConfiguration {
+        DaemonConfiguration(
+            world: worldFolder,
+            state: stateFolder,
+            host: listenHost,
+            advertise: advertisedHost,
+            port: listenPort(default: defaultPort)
+        )
+    }
 }

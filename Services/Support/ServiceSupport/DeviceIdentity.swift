@@ -49,14 +49,6 @@ public struct DeviceIdentity: Hashable, Sendable {
         return identity
     }
 
-    /// The calling device, or a 403 for a client without a device certificate.
-    public static func required(_ channel: any Channel) async throws -> DeviceIdentity {
-        guard let device = await of(channel) else {
-            throw HTTPError(.forbidden, message: "this service answers devices only: present a device certificate")
-        }
-        return device
-    }
-
     /// Parsed identities by certificate, so each request does not parse X.509 again.
     private static let cache = Mutex<[Data: DeviceIdentity?]>([:])
 }

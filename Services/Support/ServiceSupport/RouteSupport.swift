@@ -1,18 +1,25 @@
 public import Foundation
 public import Hummingbird
+public import LabErrors
 import NIOCore
 
 /// What every service's routes do alike: decode a JSON body with a clear 400, answer JSON.
 public enum RouteSupport {
-    /// The body as `type`; a body that is not one is a 400 naming what is wrong.
-    public static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, decoder: JSONDecoder = JSONDecoder()) async throws -> T {
+    /// The body as `type`; a body that is not one is `Code.badRequest` naming what is wrong.
+    public static func decode<T: Decodable, Code: APIProblemCode>(
+        _ type: T.Type,
+        _ request: Request,
+        limit: Int,
+        refusing: Code.Type,
+        decoder: JSONDecoder = JSONDecoder()
+    ) async throws -> T {
         let buffer = try await request.body.collect(upTo: limit)
         do {
             return try decoder.decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
-            throw HTTPError(.badRequest, message: "the body is not a valid \(type): \(describe(error))")
+            throw ProblemResponse(Code.badRequest, "the body is not a valid \(type): \(describe(error))")
         } catch {
-            throw HTTPError(.badRequest, message: "the body is not JSON")
+            throw ProblemResponse(Code.badRequest, "the body is not JSON")
         }
     }
 

@@ -23,7 +23,12 @@ struct WebCredentialRoutes: Sendable {
         router.get("/v1/health") { _, _ in try RouteSupport.json(["status": "ok"], encoder: WebCredentialAPI.encoder()) }
         router.post("/v1/credentials/add") { request, context in
             let device = try await Self.device(context)
-            let body = try await RouteSupport.decode(WebCredentialAPI.AddRequest.self, request, limit: context.maxUploadSize)
+            let body = try await RouteSupport.decode(
+                WebCredentialAPI.AddRequest.self,
+                request,
+                limit: context.maxUploadSize,
+                refusing: WebCredentialAPI.ProblemCode.self
+            )
             let app = try await verify(body.caller, device: device)
             let started = ContinuousClock.now
             let outcome = await broker(for: device).add(body, app: app)
@@ -33,7 +38,12 @@ struct WebCredentialRoutes: Sendable {
         }
         router.post("/v1/credentials/request") { request, context in
             let device = try await Self.device(context)
-            let body = try await RouteSupport.decode(WebCredentialAPI.CopyRequest.self, request, limit: context.maxUploadSize)
+            let body = try await RouteSupport.decode(
+                WebCredentialAPI.CopyRequest.self,
+                request,
+                limit: context.maxUploadSize,
+                refusing: WebCredentialAPI.ProblemCode.self
+            )
             let app = try await verify(body.caller, device: device)
             let started = ContinuousClock.now
             let outcome = await broker(for: device).request(body, app: app)
@@ -65,7 +75,7 @@ struct WebCredentialRoutes: Sendable {
     ) {
         router.post("/v1/passkeys/\(name)") { request, context in
             let device = try await Self.device(context)
-            let body = try await RouteSupport.decode(Body.self, request, limit: context.maxUploadSize)
+            let body = try await RouteSupport.decode(Body.self, request, limit: context.maxUploadSize, refusing: WebCredentialAPI.ProblemCode.self)
             let app = try await verify(body.caller, device: device)
             let started = ContinuousClock.now
             let outcome = await perform(broker(for: device), body, app)
@@ -89,10 +99,17 @@ struct WebCredentialRoutes: Sendable {
         let signed = SignedApp(profile: caller.profile, codeSignature: caller.codeSignature)
         let outcome = await verifying.run(key: device.udid, budget: Self.budget) { verifier.verify(signed, device: device.udid, at: Date()) }
         guard case .done(let check) = outcome else {
-            throw HTTPError(.serviceUnavailable, message: "verifying the app's signature took longer than \(Self.budget), or too many wait")
+            throw ProblemResponse(
+                WebCredentialAPI.ProblemCode.verificationBudget,
+                "verifying the app's signature took longer than \(Self.budget), or too many wait"
+            )
         }
         guard let app = check.verified else {
-            throw HTTPError(.forbidden, message: "the app's signature is not valid: \(check.refusals.map(\.description).joined(separator: "; "))")
+            throw ProblemResponse(
+                WebCredentialAPI.ProblemCode.refusedApp,
+                "the app's signature is not valid",
+                reasons: check.refusals.map(\.description)
+            )
         }
         return CallingApp(
             appID: app.appID.rawValue,
@@ -105,7 +122,7 @@ struct WebCredentialRoutes: Sendable {
     }
 
     private static func device(_ context: DeviceRequestContext) async throws -> DeviceIdentity {
-        try await DeviceIdentity.required(context.channel)
+        try await DeviceIdentity.required(context.channel, refusing: WebCredentialAPI.ProblemCode.self)
     }
 
     /// One line per call: who, what, and how it ended; never a password.

@@ -1,44 +1,34 @@
 import AppIdentity
 import CMSSupport
-public import Foundation
+import Foundation
 import Hummingbird
 import HummingbirdTLS
 public import Logging
 import NIOCore
 import ServiceLifecycle
 public import ServiceMetrics
-import ServiceSupport
+public import ServiceSupport
 import WorldLayout
 
 /// webcredentiald: shared web credentials for every device, behind HTTPS with mutual TLS.
 public enum WebCredentialServer {
-    public struct Configuration: Sendable {
-        /// The built world: TLS identities, trust roots.
-        public var world: URL
-        /// approvals.sqlite and endpoint.json.
-        public var state: URL
-        public var host: String
-        /// The host name clients reach the daemon by, written to endpoint.json; nil: `host`.
-        public var advertise: String?
-        public var port: Int
+    public struct Configuration: Sendable, DaemonConfigured {
+        /// The built world (TLS identities, trust roots), the folder of approvals.sqlite and
+        /// endpoint.json, and where to listen.
+        public var daemon: DaemonConfiguration
         /// keychaind's base URL.
         public var keychaind: String
         /// associationd's base URL.
         public var associationd: String
 
-        public init(world: URL, state: URL, host: String = "127.0.0.1", port: Int = 7703, keychaind: String, associationd: String) {
-            self.world = world
-            self.state = state
-            self.host = host
-            self.port = port
+        public init(_ daemon: DaemonConfiguration, keychaind: String, associationd: String) {
+            self.daemon = daemon
             self.keychaind = keychaind
             self.associationd = associationd
         }
 
         /// Where Prometheus metrics are served (the endpoint file's `metrics`); nil serves none.
         public var metrics: MetricsAddress? = MetricsAddress(port: 9703)
-
-        public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
     /// Runs webcredentiald until SIGTERM or SIGINT, then closes its connections to keychaind and
@@ -51,21 +41,9 @@ public enum WebCredentialServer {
             await keychaind.shutdown()
             await associationd.shutdown()
         }
-        var services: [any Service] = []
-        do {
-            var metricsURL: String? = nil
-            if let address = configuration.metrics {
-                let metrics = try await MetricsServer.start(at: address, logger: logger)
-                metricsURL = metrics.url
-                services.append(metrics)
-            }
-            services.append(try application(configuration, keychaind: keychaind, associationd: associationd, metricsURL: metricsURL, logger: logger))
-        } catch {
-            for case let metrics as MetricsServer in services { metrics.close() }
-            await closeClients()
-            throw error
+        try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger, finally: closeClients) { metricsURL in
+            [try application(configuration, keychaind: keychaind, associationd: associationd, metricsURL: metricsURL, logger: logger)]
         }
-        try await DaemonLifecycle.run(services, logger: logger, finally: closeClients)
     }
 
     /// The application, ready to run as a Service, calling keychaind and associationd with the clients given.
@@ -85,23 +63,7 @@ public enum WebCredentialServer {
         )
         let router = Router(context: DeviceRequestContext.self)
         routes.add(to: router)
-        let endpointFile = configuration.endpointFile
-        let host = configuration.advertise ?? configuration.host
-        return Application(
-            router: router,
-            server: try .tls(.http1(), tlsConfiguration: TLSIdentities.server(world: configuration.world, service: "webcredentiald")),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "webcredentiald"),
-            onServerRunning: { channel in
-                Endpoint.announce(
-                    service: "webcredentiald",
-                    host: host,
-                    port: channel.localAddress?.port ?? 0,
-                    to: endpointFile,
-                    logger: logger,
-                    metrics: metricsURL
-                )
-            },
-            logger: logger
-        )
+        let tls = try TLSIdentities.server(world: configuration.world, service: "webcredentiald")
+        return try configuration.daemon.application("webcredentiald", router: router, tls: tls, logger: logger, metrics: metricsURL)
     }
 }

@@ -33,15 +33,11 @@ struct Webcredentiald: AsyncParsableCommand {
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "webcredentiald")
         var configuration = WebCredentialServer.Configuration(
-            world: daemon.worldFolder,
-            state: daemon.stateFolder,
-            host: daemon.listenHost,
-            port: daemon.listenPort(default: 7703),
+            daemon.configuration(defaultPort: 7703),
             keychaind: keychaind,
             associationd: associationd
         )
         configuration.metrics = metrics.address(defaultPort: 9703)
-        configuration.advertise = daemon.advertisedHost
         try await WebCredentialServer.run(configuration, logger: logger)
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 import KeychainAPI
 import KeychainCallChannel
 import KeychainTypes
+import LabErrors
 import LoginService
 import SiteAssociation
 import WebAuthn

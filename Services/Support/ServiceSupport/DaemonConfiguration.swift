@@ -1,0 +1,44 @@
+public import Foundation
+
+/// What every daemon's configuration starts with: the built world it reads, the state folder it
+/// keeps, and where it listens (read from flags and the environment by ``DaemonOptions``).
+public struct DaemonConfiguration: Sendable {
+    /// The built world: TLS identities, trust roots.
+    public var world: URL
+    /// The daemon's state folder: its database and endpoint.json.
+    public var state: URL
+    /// The address to bind; loopback by default.
+    public var host: String
+    /// The host name clients reach the daemon by, written to endpoint.json; nil: `host`.
+    public var advertise: String?
+    /// The port; 0 picks a free one (written to the endpoint file).
+    public var port: Int
+
+    public init(world: URL, state: URL, host: String = "127.0.0.1", advertise: String? = nil, port: Int) {
+        self.world = world
+        self.state = state
+        self.host = host
+        self.advertise = advertise
+        self.port = port
+    }
+
+    /// `STATE/endpoint.json`.
+    public var endpointFile: URL { state.appending(path: "endpoint.json") }
+}
+
+/// A daemon's configuration, whose common part reads as its own (`configuration.world`).
+@dynamicMemberLookup
+public protocol DaemonConfigured {
+    var daemon: DaemonConfiguration { get set }
+}
+
+extension DaemonConfigured {
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<DaemonConfiguration, Value>) -> Value {
+        get { daemon[keyPath: keyPath] }
+        set { daemon[keyPath: keyPath] = newValue }
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<DaemonConfiguration, Value>) -> Value {
+        daemon[keyPath: keyPath]
+    }
+}
