@@ -162,7 +162,7 @@ struct KeychainBench: AsyncParsableCommand {
                 emit(
                     try await measure("full-path CopyMatching", clients: clients, duration: duration) { client, round in
                         let answer = try fullPath.socket(client).exchange(
-                            DeviceRequest(.copyMatching, app: Self.apps[client], query: Self.lookup((round * 7919 + client) % count)),
+                            DeviceRequest(.secItem(.copyMatching, query: Self.lookup((round * 7919 + client) % count)), app: Self.apps[client]),
                             as: DeviceResponse.self
                         )
                         guard answer.status == 0 else { throw BenchFailure("CopyMatching returned \(answer.status ?? 0) \(answer.error ?? "")") }

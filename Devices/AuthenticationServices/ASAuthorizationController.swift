@@ -53,21 +53,23 @@ public final class ASAuthorizationController: NSObject, @unchecked Sendable {
     private func perform() -> Result<ASAuthorization, ASAuthorizationError> {
         for request in authorizationRequests {
             if let registration = request as? ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
-                var message = DeviceRequest(.passkeyRegister)
-                message.fqdn = registration.relyingPartyIdentifier
-                message.account = registration.name
-                message.challenge = Base64URL.encode(registration.challenge)
-                message.userID = Base64URL.encode(registration.userID)
-                message.origin = registration.clientData?.origin
-                return send(message, provider: registration.relyingPartyIdentifier)
+                let message = DeviceRequest.PasskeyRegistration(
+                    relyingParty: registration.relyingPartyIdentifier,
+                    userName: registration.name,
+                    userID: Base64URL.encode(registration.userID),
+                    challenge: Base64URL.encode(registration.challenge),
+                    origin: registration.clientData?.origin
+                )
+                return send(DeviceRequest(.passkeyRegister(message)), provider: registration.relyingPartyIdentifier)
             }
             if let assertion = request as? ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
-                var message = DeviceRequest(.passkeyAssert)
-                message.fqdn = assertion.relyingPartyIdentifier
-                message.challenge = Base64URL.encode(assertion.challenge)
-                message.credentialIDs = assertion.allowedCredentials.map { Base64URL.encode($0.credentialID) }
-                message.origin = assertion.clientData?.origin
-                return send(message, provider: assertion.relyingPartyIdentifier)
+                let message = DeviceRequest.PasskeyAssertion(
+                    relyingParty: assertion.relyingPartyIdentifier,
+                    challenge: Base64URL.encode(assertion.challenge),
+                    credentialIDs: assertion.allowedCredentials.map { Base64URL.encode($0.credentialID) },
+                    origin: assertion.clientData?.origin
+                )
+                return send(DeviceRequest(.passkeyAssert(message)), provider: assertion.relyingPartyIdentifier)
             }
         }
         return .failure(ASAuthorizationError(.notHandled, failureReason: "No request is one the platform authenticator handles."))

@@ -59,72 +59,219 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case passkeyList = "passkey-list"
     }
 
-    public var operation: Operation
-    /// The bundle ID to act as (control socket only).
+    /// What to do, with what it needs: one case per operation, so that a request cannot lack
+    /// what its operation reads (checked once, where the wire form is read).
+    public enum Action: Hashable, Sendable {
+        /// `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` (with `attributesToUpdate`) or `SecItemDelete`.
+        case secItem(SecItemCall, query: [String: SecValue], attributesToUpdate: [String: SecValue]? = nil)
+        /// The calling app's identity and access groups.
+        case info
+        /// The device's state and installed apps (control socket).
+        case status
+        /// Launch the app with `arguments`, `input` on its standard input (secrets travel there,
+        /// never in arguments, so never in `ps`), and wait for it (control socket).
+        case run(arguments: [String], input: String? = nil)
+        /// Run `program` as an app signed with get-task-allow, in the caller's `workingDirectory`
+        /// when given (control socket).
+        case exec(program: String, arguments: [String], input: String? = nil, workingDirectory: String? = nil)
+        /// Install the app's later version over it (control socket).
+        case installUpdate
+        /// Lock, unlock, restart the device, set or remove its passcode (control socket).
+        case lock, unlock, reboot, setPasscode, removePasscode
+        /// Lock a Mac's login keychain.
+        case lockKeychain
+        /// Unlock a Mac's login keychain with `password`, or the user's own.
+        case unlockKeychain(password: String? = nil)
+        /// `SecAddSharedWebCredential(fqdn, account, password)`; a nil password deletes.
+        case addSharedWebCredential(fqdn: String?, account: String?, password: String?)
+        /// `SecRequestSharedWebCredential(fqdn, account)`.
+        case requestSharedWebCredential(fqdn: String?, account: String?)
+        /// Replace the scripted user's answers: `answers` in order, then `defaultAnswer` (control socket).
+        case setAnswers([String]?, defaultAnswer: String? = nil)
+        /// Delete an app from the device, or install a world app, verified as at boot (control socket).
+        case uninstall, install
+        /// An `ASAuthorizationPlatformPublicKeyCredentialProvider` registration request, performed.
+        case passkeyRegister(PasskeyRegistration)
+        /// An `ASAuthorizationPlatformPublicKeyCredentialProvider` assertion request, performed.
+        case passkeyAssert(PasskeyAssertion)
+        /// The relying party's passkeys on the device, without keys (`kclab app passkey list`).
+        case passkeyList(relyingParty: String)
+
+        /// The operation's name on the wire.
+        public var operation: Operation {
+            switch self {
+            case .secItem(let call, _, _): Operation(call)
+            case .info: .info
+            case .status: .status
+            case .run: .run
+            case .exec: .exec
+            case .installUpdate: .installUpdate
+            case .lock: .lock
+            case .unlock: .unlock
+            case .reboot: .reboot
+            case .setPasscode: .setPasscode
+            case .removePasscode: .removePasscode
+            case .lockKeychain: .lockKeychain
+            case .unlockKeychain: .unlockKeychain
+            case .addSharedWebCredential: .addSharedWebCredential
+            case .requestSharedWebCredential: .requestSharedWebCredential
+            case .setAnswers: .setAnswers
+            case .uninstall: .uninstall
+            case .install: .install
+            case .passkeyRegister: .passkeyRegister
+            case .passkeyAssert: .passkeyAssert
+            case .passkeyList: .passkeyList
+            }
+        }
+    }
+
+    /// A passkey registration: the relying party, the user's name and handle and the challenge
+    /// (base64url), and for a web browser the page's origin.
+    public struct PasskeyRegistration: Hashable, Sendable {
+        public var relyingParty: String
+        public var userName: String
+        public var userID: String
+        public var challenge: String
+        public var origin: String?
+
+        public init(relyingParty: String, userName: String, userID: String, challenge: String, origin: String? = nil) {
+            self.relyingParty = relyingParty
+            self.userName = userName
+            self.userID = userID
+            self.challenge = challenge
+            self.origin = origin
+        }
+    }
+
+    /// A passkey assertion: the relying party, the challenge and the allowed credential IDs
+    /// (base64url), and for a web browser the page's origin.
+    public struct PasskeyAssertion: Hashable, Sendable {
+        public var relyingParty: String
+        public var challenge: String
+        public var credentialIDs: [String]?
+        public var origin: String?
+
+        public init(relyingParty: String, challenge: String, credentialIDs: [String]? = nil, origin: String? = nil) {
+            self.relyingParty = relyingParty
+            self.challenge = challenge
+            self.credentialIDs = credentialIDs
+            self.origin = origin
+        }
+    }
+
+    /// The bundle ID to act as (control socket only; an app's own socket acts as that app).
     public var app: String?
-    /// The query or attributes dictionary.
-    public var query: [String: SecValue]?
-    /// `attributesToUpdate`, for `update`.
-    public var attributesToUpdate: [String: SecValue]?
-    /// Arguments for `run`; the program and its arguments for `exec`; answers for `set-answers`.
-    public var arguments: [String]?
-    /// Shared web credentials: the domain, the account, and the password (`nil` deletes).
-    public var fqdn: String?
-    public var account: String?
-    public var password: String?
-    /// For `set-answers`: the answer once the list is used up.
-    public var defaultAnswer: String?
-    /// For passkeys (`fqdn` is the relying party, `account` the user name): the challenge, the
-    /// user handle (registration) and the allowed credential IDs (assertion), in base64url.
-    public var challenge: String?
-    public var userID: String?
-    public var credentialIDs: [String]?
-    /// For a web browser's passkey request: the page's origin.
-    public var origin: String?
-    /// For `run` and `exec`: what the app reads on its standard input, so that secrets it is
-    /// given (`--password -`) never show in its arguments, and so in `ps`.
-    public var input: String?
-    /// For `exec`: the caller's working directory, where the program runs and may write (a
-    /// package's `swift test` finds its Package.swift there and builds into it).
-    public var workingDirectory: String?
+    /// What to do.
+    public var action: Action
 
-    public init(
-        _ operation: Operation,
-        app: String? = nil,
-        query: [String: SecValue]? = nil,
-        attributesToUpdate: [String: SecValue]? = nil,
-        arguments: [String]? = nil,
-        input: String? = nil
-    ) {
-        self.operation = operation
+    public init(_ action: Action, app: String? = nil) {
+        self.action = action
         self.app = app
-        self.query = query
-        self.attributesToUpdate = attributesToUpdate
-        self.arguments = arguments
-        self.input = input
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case operation = "op"
-        case app, query, attributesToUpdate, arguments, fqdn, account, password, defaultAnswer, challenge, userID, credentialIDs, origin, input
-        case workingDirectory
+    /// The operation's name on the wire.
+    public var operation: Operation { action.operation }
+}
+
+/// ``DeviceRequest``'s wire form: one JSON object per line, `op` naming the operation and the
+/// fields it reads beside it.
+extension DeviceRequest {
+    private struct Wire: Codable {
+        var op: Operation
+        var app: String?
+        var query: [String: SecValue]?
+        var attributesToUpdate: [String: SecValue]?
+        /// Arguments for `run`; the program and its arguments for `exec`; answers for `set-answers`.
+        var arguments: [String]?
+        var fqdn: String?
+        var account: String?
+        var password: String?
+        var defaultAnswer: String?
+        var challenge: String?
+        var userID: String?
+        var credentialIDs: [String]?
+        var origin: String?
+        var input: String?
+        var workingDirectory: String?
     }
 
-    /// A shared-web-credential call.
-    public static func sharedWebCredential(
-        _ operation: Operation,
-        fqdn: String?,
-        account: String?,
-        password: String? = nil,
-        app: String? = nil
-    )
-        -> DeviceRequest
-    {
-        var request = DeviceRequest(operation, app: app)
-        request.fqdn = fqdn
-        request.account = account
-        request.password = password
-        return request
+    public func encode(to encoder: any Encoder) throws {
+        var wire = Wire(op: operation, app: app)
+        switch action {
+        case .secItem(_, let query, let changes): (wire.query, wire.attributesToUpdate) = (query, changes)
+        case .run(let arguments, let input): (wire.arguments, wire.input) = (arguments, input)
+        case .exec(let program, let arguments, let input, let folder):
+            (wire.arguments, wire.input, wire.workingDirectory) = ([program] + arguments, input, folder)
+        case .unlockKeychain(let password): wire.password = password
+        case .addSharedWebCredential(let fqdn, let account, let password): (wire.fqdn, wire.account, wire.password) = (fqdn, account, password)
+        case .requestSharedWebCredential(let fqdn, let account): (wire.fqdn, wire.account) = (fqdn, account)
+        case .setAnswers(let answers, let defaultAnswer): (wire.arguments, wire.defaultAnswer) = (answers, defaultAnswer)
+        case .passkeyRegister(let request):
+            (wire.fqdn, wire.account, wire.userID, wire.challenge, wire.origin) =
+                (request.relyingParty, request.userName, request.userID, request.challenge, request.origin)
+        case .passkeyAssert(let request):
+            (wire.fqdn, wire.challenge, wire.credentialIDs, wire.origin) = (
+                request.relyingParty, request.challenge, request.credentialIDs, request.origin
+            )
+        case .passkeyList(let relyingParty): wire.fqdn = relyingParty
+        case .info, .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .lockKeychain, .uninstall, .install: break
+        }
+        try wire.encode(to: encoder)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let wire = try Wire(from: decoder)
+        func required<Value>(_ value: Value?, _ what: String) throws -> Value {
+            guard let value else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(wire.op.rawValue) needs \(what)"))
+            }
+            return value
+        }
+        app = wire.app
+        switch wire.op {
+        case .add, .copyMatching, .update, .delete:
+            action = .secItem(wire.op.secItemCall!, query: wire.query ?? [:], attributesToUpdate: wire.attributesToUpdate)
+        case .info: action = .info
+        case .status: action = .status
+        case .run: action = .run(arguments: wire.arguments ?? [], input: wire.input)
+        case .exec:
+            let program = try required(wire.arguments?.first, "a program (the first of 'arguments')")
+            let arguments = Array((wire.arguments ?? []).dropFirst())
+            action = .exec(program: program, arguments: arguments, input: wire.input, workingDirectory: wire.workingDirectory)
+        case .installUpdate: action = .installUpdate
+        case .lock: action = .lock
+        case .unlock: action = .unlock
+        case .reboot: action = .reboot
+        case .setPasscode: action = .setPasscode
+        case .removePasscode: action = .removePasscode
+        case .lockKeychain: action = .lockKeychain
+        case .unlockKeychain: action = .unlockKeychain(password: wire.password)
+        case .addSharedWebCredential: action = .addSharedWebCredential(fqdn: wire.fqdn, account: wire.account, password: wire.password)
+        case .requestSharedWebCredential: action = .requestSharedWebCredential(fqdn: wire.fqdn, account: wire.account)
+        case .setAnswers: action = .setAnswers(wire.arguments, defaultAnswer: wire.defaultAnswer)
+        case .uninstall: action = .uninstall
+        case .install: action = .install
+        case .passkeyRegister:
+            action = .passkeyRegister(
+                PasskeyRegistration(
+                    relyingParty: try required(wire.fqdn, "the relying party ('fqdn')"),
+                    userName: try required(wire.account, "the user's name ('account')"),
+                    userID: try required(wire.userID, "the user's handle ('userID')"),
+                    challenge: try required(wire.challenge, "a challenge"),
+                    origin: wire.origin
+                )
+            )
+        case .passkeyAssert:
+            action = .passkeyAssert(
+                PasskeyAssertion(
+                    relyingParty: try required(wire.fqdn, "the relying party ('fqdn')"),
+                    challenge: try required(wire.challenge, "a challenge"),
+                    credentialIDs: wire.credentialIDs,
+                    origin: wire.origin
+                )
+            )
+        case .passkeyList: action = .passkeyList(relyingParty: try required(wire.fqdn, "the relying party ('fqdn')"))
+        }
     }
 }
 

@@ -49,45 +49,46 @@ extension Device {
         to client: ServiceClient
     ) async throws -> WebCredentialAPI.Outcome {
         let decoder = WebCredentialAPI.decoder()
-        switch request.operation {
-        case .passkeyRegister:
+        switch request.action {
+        case .passkeyRegister(let registration):
             let body = WebCredentialAPI.PasskeyRegistrationRequest(
                 caller: caller,
-                relyingParty: request.fqdn ?? "",
-                challenge: request.challenge ?? "",
-                userName: request.account ?? "",
-                userID: request.userID ?? "",
-                origin: request.origin,
+                relyingParty: registration.relyingParty,
+                challenge: registration.challenge,
+                userName: registration.userName,
+                userID: registration.userID,
+                origin: registration.origin,
                 consent: consent
             )
             return try await client.send(.POST, "/v1/passkeys/register", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
-        case .passkeyAssert:
+        case .passkeyAssert(let assertion):
             let body = WebCredentialAPI.PasskeyAssertionRequest(
                 caller: caller,
-                relyingParty: request.fqdn ?? "",
-                challenge: request.challenge ?? "",
-                allowedCredentials: request.credentialIDs,
-                origin: request.origin,
+                relyingParty: assertion.relyingParty,
+                challenge: assertion.challenge,
+                allowedCredentials: assertion.credentialIDs,
+                origin: assertion.origin,
                 consent: consent
             )
             return try await client.send(.POST, "/v1/passkeys/assert", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
-        case .passkeyList:
-            let body = WebCredentialAPI.PasskeyListRequest(caller: caller, relyingParty: request.fqdn ?? "")
+        case .passkeyList(let relyingParty):
+            let body = WebCredentialAPI.PasskeyListRequest(caller: caller, relyingParty: relyingParty)
             return try await client.send(.POST, "/v1/passkeys/list", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
-        default: break
-        }
-        if request.operation == .addSharedWebCredential {
-            let body = WebCredentialAPI.AddRequest(
-                caller: caller,
-                fqdn: request.fqdn,
-                account: request.account,
-                password: request.password,
-                consent: consent
-            )
+        case .addSharedWebCredential(let fqdn, let account, let password):
+            let body = WebCredentialAPI.AddRequest(caller: caller, fqdn: fqdn, account: account, password: password, consent: consent)
             return try await client.send(.POST, "/v1/credentials/add", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        case .requestSharedWebCredential(let fqdn, let account):
+            let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: fqdn, account: account, consent: consent)
+            return try await client.send(.POST, "/v1/credentials/request", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        default:
+            throw NotAWebCredentialRequest(operation: request.operation)
         }
-        let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: request.fqdn, account: request.account, consent: consent)
-        return try await client.send(.POST, "/v1/credentials/request", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+    }
+
+    /// A request `send` was given that webcredentiald does not answer (none reaches it).
+    private struct NotAWebCredentialRequest: Error, CustomStringConvertible {
+        let operation: DeviceRequest.Operation
+        var description: String { "\(operation.rawValue) is not a shared-web-credential or passkey request" }
     }
 
     private static func response(_ outcome: WebCredentialAPI.Outcome) -> DeviceResponse {

@@ -16,17 +16,17 @@ extension RequestHandler {
         }
         var response = DeviceResponse.call(status: SecStatus.success.code, name: SecStatus.success.name, result: nil, reason: nil)
         do {
-            switch (request.operation, request.password, bundleID) {
-            case (.lockKeychain, _, _):
-                _ = try await device.lockLoginKeychain()
-            case (_, let password?, _):
+            switch (request.action, bundleID) {
+            case (.unlockKeychain(let password?), _):
                 _ = try await device.unlockLoginKeychain(password: password)
-            case (_, nil, let bundleID?):
+            case (.unlockKeychain(nil), let bundleID?):
                 if await device.loginKeychainLocked != false, await !device.askToUnlock("login", for: bundleID) {
                     response = Self.status(.userCanceled, "the user cancelled unlocking the login keychain")
                 }
-            case (_, nil, nil):
+            case (.unlockKeychain(nil), nil):
                 _ = try await device.unlockLoginKeychain(password: device.userPassword)
+            default:
+                _ = try await device.lockLoginKeychain()
             }
         } catch let refusal as LoginKeychainRefusal {
             response = Self.status(refusal.failure.status == 403 ? .authFailed : .notAvailable, refusal.description)

@@ -11,20 +11,18 @@ struct RequestHandler: Sendable {
     let configuration: DeviceConfiguration
     let logger: Logger
 
-    private static let calls: Set<DeviceRequest.Operation> = [
-        .add, .copyMatching, .update, .delete, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert,
-        .passkeyList,
-    ]
-
     /// A line from the control socket.
     func control(_ line: Data) async -> Data {
         if let problem = StrictJSON.problem(in: line) {
             return Self.encode(.failure(problem.refusal(of: "the request")))
         }
-        guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
-            return Self.encode(.failure("the request is not a valid JSON object with an 'op'"))
+        let request: DeviceRequest
+        do {
+            request = try JSONDecoder().decode(DeviceRequest.self, from: line)
+        } catch {
+            return Self.encode(.failure("the request is not a valid JSON object with an 'op': \(Self.describe(error))"))
         }
-        switch request.operation {
+        switch request.action {
         case .status:
             var response = DeviceResponse()
             response.device = await device.status()
@@ -41,11 +39,11 @@ struct RequestHandler: Sendable {
             }
         case .lockKeychain, .unlockKeychain:
             return Self.encode(await loginKeychain(request))
-        case .setAnswers:
-            return Self.encode(await device.setAnswers(request.arguments, defaultAnswer: request.defaultAnswer))
+        case .setAnswers(let answers, let defaultAnswer):
+            return Self.encode(await device.setAnswers(answers, defaultAnswer: defaultAnswer))
         case .uninstall, .install:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
-            let result = request.operation == .install ? await device.install(bundleID) : await device.uninstall(bundleID)
+            let result = request.action == .install ? await device.install(bundleID) : await device.uninstall(bundleID)
             switch result {
             case .success(let info):
                 var response = DeviceResponse()
@@ -64,8 +62,7 @@ struct RequestHandler: Sendable {
             case .failure(let refusal):
                 return Self.encode(.failure("the update of \(bundleID) was refused: \(refusal.reasons.joined(separator: "; "))"))
             }
-        case .info, .add, .copyMatching, .update, .delete, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister,
-            .passkeyAssert, .passkeyList:
+        case .info, .secItem, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
             return await answer(request, as: bundleID)
         }
@@ -76,46 +73,58 @@ struct RequestHandler: Sendable {
         if let problem = StrictJSON.problem(in: line) {
             return Self.encode(.call(.param, reason: problem.refusal(of: "the request")))
         }
-        guard let request = try? JSONDecoder().decode(DeviceRequest.self, from: line) else {
-            return Self.encode(.call(.param, reason: "the request is not valid JSON"))
+        let request: DeviceRequest
+        do {
+            request = try JSONDecoder().decode(DeviceRequest.self, from: line)
+        } catch {
+            return Self.encode(.call(.param, reason: "the request is not valid: \(Self.describe(error))"))
         }
-        if request.operation == .lockKeychain || request.operation == .unlockKeychain {
+        switch request.action {
+        case .lockKeychain, .unlockKeychain:
             return Self.encode(await loginKeychain(request, as: bundleID))
-        }
-        guard Self.calls.contains(request.operation) || request.operation == .info else {
+        case .info, .secItem, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
+            return await answer(request, as: bundleID)
+        case .status, .run, .exec, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install:
             return Self.encode(
                 .failure(
                     "an app may make SecItem and shared-web-credential calls, lock or unlock the login keychain and ask for its info, nothing else"
                 )
             )
         }
-        return await answer(request, as: bundleID)
+    }
+
+    /// A request that cannot be read, in words: what its operation lacks, or where the JSON is wrong.
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty: context.debugDescription
+        case DecodingError.keyNotFound(let key, _): "the key '\(key.stringValue)' is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        default: "\(error)"
+        }
     }
 
     private func answer(_ request: DeviceRequest, as bundleID: String) async -> Data {
         guard let app = await device.app(bundleID) else {
             return Self.encode(.failure(await device.notInstalled(bundleID)))
         }
-        switch request.operation {
+        switch request.action {
         case .info:
             var response = DeviceResponse()
             response.app = app.info
             return Self.encode(response)
-        case .run:
-            return Self.encode(
-                await launch(app, executable: app.installed.bundle.executableURL, arguments: request.arguments ?? [], input: request.input)
-            )
-        case .exec:
+        case .run(let arguments, let input):
+            return Self.encode(await launch(app, executable: app.installed.bundle.executableURL, arguments: arguments, input: input))
+        case .exec(let command, let arguments, let input, let workingDirectory):
             guard app.info.getTaskAllow else {
                 return Self.encode(.failure("\(bundleID) is not signed with get-task-allow: only development builds can be run as another program"))
             }
-            guard let command = request.arguments?.first else { return Self.encode(.failure("exec needs a program")) }
             guard let executable = Self.resolve(command) else {
                 let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
                 return Self.encode(.failure("\(command) was not found: the device looked in \(path.split(separator: ":").joined(separator: ", "))"))
             }
             var folder: URL? = nil
-            if let directory = request.workingDirectory {
+            if let directory = workingDirectory {
                 var isDirectory: ObjCBool = false
                 guard directory.hasPrefix("/"), FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
                 else {
@@ -127,22 +136,15 @@ struct RequestHandler: Sendable {
                 folder = checked
             }
             return Self.encode(
-                await launch(app, executable: executable, arguments: Array(request.arguments!.dropFirst()), input: request.input, folder: folder)
+                await launch(app, executable: executable, arguments: arguments, input: input, folder: folder)
             )
         case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
         case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install, .lockKeychain,
             .unlockKeychain:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
-        case .add, .copyMatching, .update, .delete:
-            guard let call = request.operation.secItemCall else { return Self.encode(.failure("not a SecItem call")) }
-            let response = await device.call(
-                call,
-                as: bundleID,
-                query: request.query ?? [:],
-                attributesToUpdate: request.attributesToUpdate
-            )
-            return Self.encode(response)
+        case .secItem(let call, let query, let changes):
+            return Self.encode(await device.call(call, as: bundleID, query: query, attributesToUpdate: changes))
         }
     }
 

@@ -41,7 +41,7 @@ private func call(
 ) -> OSStatus {
     // A value with no SecItem form (an object the keychain cannot store) is a bad parameter.
     guard let query = CFBridging.dictionary(dictionary) else { return errSecParam }
-    let response = DeviceConnection.shared.send(DeviceRequest(.init(call), query: query, attributesToUpdate: attributesToUpdate))
+    let response = DeviceConnection.shared.send(DeviceRequest(.secItem(call, query: query, attributesToUpdate: attributesToUpdate)))
     guard let status = response.status else { return errSecNotAvailable }
     if status == errSecSuccess, let value = response.result {
         result?.pointee = CFBridging.object(value)

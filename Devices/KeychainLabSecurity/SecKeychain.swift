@@ -26,12 +26,10 @@ public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
 /// Unlocks `keychain` (`nil`: the login keychain) with the `passwordLength` bytes at `password`
 /// when `usePassword` is true; otherwise the user is asked for the password.
 public func SecKeychainUnlock(_ keychain: SecKeychain?, _ passwordLength: UInt32, _ password: UnsafeRawPointer?, _ usePassword: Bool) -> OSStatus {
-    var request = DeviceRequest(.unlockKeychain)
-    if usePassword {
-        guard let password else { return errSecParam }
-        request.password = String(decoding: UnsafeRawBufferPointer(start: password, count: Int(passwordLength)), as: UTF8.self)
-    }
-    return loginKeychainCall(request)
+    guard usePassword else { return loginKeychainCall(DeviceRequest(.unlockKeychain())) }
+    guard let password else { return errSecParam }
+    let text = String(decoding: UnsafeRawBufferPointer(start: password, count: Int(passwordLength)), as: UTF8.self)
+    return loginKeychainCall(DeviceRequest(.unlockKeychain(password: text)))
 }
 
 private func loginKeychainCall(_ request: DeviceRequest) -> OSStatus {

@@ -21,11 +21,12 @@ public func SecAddSharedWebCredential(
         DispatchQueue.global().async { handler.value(error) }
         return
     }
-    let request = DeviceRequest.sharedWebCredential(
-        .addSharedWebCredential,
-        fqdn: String(describing: fqdn),
-        account: String(describing: account),
-        password: password.map { String(describing: $0) }
+    let request = DeviceRequest(
+        .addSharedWebCredential(
+            fqdn: String(describing: fqdn),
+            account: String(describing: account),
+            password: password.map { String(describing: $0) }
+        )
     )
     DispatchQueue.global().async {
         let response = DeviceConnection.shared.send(request)
@@ -50,10 +51,8 @@ public func SecRequestSharedWebCredential(
         DispatchQueue.global().async { handler.value(nil, error) }
         return
     }
-    let request = DeviceRequest.sharedWebCredential(
-        .requestSharedWebCredential,
-        fqdn: fqdn.map { String(describing: $0) },
-        account: account.map { String(describing: $0) }
+    let request = DeviceRequest(
+        .requestSharedWebCredential(fqdn: fqdn.map { String(describing: $0) }, account: account.map { String(describing: $0) })
     )
     DispatchQueue.global().async {
         let response = DeviceConnection.shared.send(request)

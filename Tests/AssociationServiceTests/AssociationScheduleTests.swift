@@ -24,7 +24,7 @@ import WorldTestSupport
             directs.withLock { $0.append(direct) }
             let verdict = self.verdict.withLock { $0 }
             let check: Check =
-                verdict == .pending ? .fail("http-status", "503") : verdict == .approved ? .pass("app-listed", "ok") : .fail("app-listed", "no")
+                verdict == .pending ? .fail(.httpStatus, "503") : verdict == .approved ? .pass(.appListed, "ok") : .fail(.appListed, "no")
             return SiteReport(verdict: verdict, url: "https://\(entry.host)/.well-known/apple-app-site-association", checks: [check], services: [:])
         }
     }

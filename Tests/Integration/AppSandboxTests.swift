@@ -88,8 +88,8 @@ import WorldTestSupport
                 #expect(fallback.stdout.contains("com.example.AppOne.app") && fallback.stdout.contains("DENIED write"), "\(fallback.stdout)")
 
                 // Asked directly, the device refuses the lab's folder.
-                var request = DeviceRequest(.exec, app: "com.example.AppOne", arguments: [script.path])
-                request.workingDirectory = lab.state.root.path
+                let intoTheLab = DeviceRequest.Action.exec(program: script.path, arguments: [], workingDirectory: lab.state.root.path)
+                let request = DeviceRequest(intoTheLab, app: "com.example.AppOne")
                 let refused = try DeviceClient(state: lab.state, device: W.phone).send(request)
                 #expect(refused.error?.contains("lab's state") == true, "\(String(describing: refused.error))")
             }

@@ -25,9 +25,8 @@ import WorldTestSupport
                 group.addTask {
                     let all = try DeviceClient(state: state, device: W.phone).send(
                         DeviceRequest(
-                            .copyMatching,
-                            app: big,
-                            query: ["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Data": .bool(true)]
+                            .secItem(.copyMatching, query: ["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Data": .bool(true)]),
+                            app: big
                         )
                     )
                     guard case .array(let items) = all.result else { return (true, all.status) }
@@ -36,7 +35,10 @@ import WorldTestSupport
                 for _ in 0..<20 {
                     group.addTask {
                         let small = try DeviceClient(state: state, device: W.phone).send(
-                            DeviceRequest(.copyMatching, app: "com.example.AppTwo", query: ["class": .string("genp"), "acct": .string("small")])
+                            DeviceRequest(
+                                .secItem(.copyMatching, query: ["class": .string("genp"), "acct": .string("small")]),
+                                app: "com.example.AppTwo"
+                            )
                         )
                         return (false, small.status)
                     }

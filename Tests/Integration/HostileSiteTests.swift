@@ -45,13 +45,13 @@ import WorldTestSupport
                 let phone = Task.detached {
                     for _ in 0..<5 {
                         _ = try? DeviceClient(state: lab.state, device: "phone").send(
-                            .sharedWebCredential(.requestSharedWebCredential, fqdn: "hostile.example.com", account: nil, app: "com.example.Hostile")
+                            DeviceRequest(.requestSharedWebCredential(fqdn: "hostile.example.com", account: nil), app: "com.example.Hostile")
                         )
                     }
                 }
                 let start = ContinuousClock.now
                 let answer = try DeviceClient(state: lab.state, device: "pad").send(
-                    .sharedWebCredential(.requestSharedWebCredential, fqdn: "example.com", account: nil, app: "com.example.DemoApp")
+                    DeviceRequest(.requestSharedWebCredential(fqdn: "example.com", account: nil), app: "com.example.DemoApp")
                 )
                 let elapsed = ContinuousClock.now - start
                 await phone.value

@@ -11,7 +11,7 @@ struct RunningLab {
 
     /// A SecItem call made as `app` on `device` through the device's control socket.
     func call(
-        _ operation: DeviceRequest.Operation,
+        _ call: SecItemCall,
         on device: String,
         as app: String,
         _ query: [String: SecValue],
@@ -19,12 +19,12 @@ struct RunningLab {
     ) throws
         -> DeviceResponse
     {
-        try DeviceClient(state: state, device: device).send(DeviceRequest(operation, app: app, query: query, attributesToUpdate: changes))
+        try DeviceClient(state: state, device: device).send(DeviceRequest(.secItem(call, query: query, attributesToUpdate: changes), app: app))
     }
 
     /// The status of a call, for short assertions.
-    func status(_ operation: DeviceRequest.Operation, on device: String, as app: String, _ query: [String: SecValue]) throws -> Int32? {
-        try call(operation, on: device, as: app, query).status
+    func status(_ secItem: SecItemCall, on device: String, as app: String, _ query: [String: SecValue]) throws -> Int32? {
+        try call(secItem, on: device, as: app, query).status
     }
 
     /// Runs `kclab` against this lab.

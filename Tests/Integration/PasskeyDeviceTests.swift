@@ -182,12 +182,14 @@ import WorldTestSupport
             #expect(sheet?.appName == "Safari" && sheet?.title == "Save a passkey for “dora” on “example.com”?")
 
             // An app that is not a browser may not name a web origin.
-            var request = DeviceRequest(.passkeyRegister, app: "com.example.DemoApp")
-            request.fqdn = "example.com"
-            request.account = "eve"
-            request.userID = "AAAA"
-            request.challenge = String(repeating: "A", count: 43)
-            request.origin = "https://example.com"
+            let registration = DeviceRequest.PasskeyRegistration(
+                relyingParty: "example.com",
+                userName: "eve",
+                userID: "AAAA",
+                challenge: String(repeating: "A", count: 43),
+                origin: "https://example.com"
+            )
+            let request = DeviceRequest(.passkeyRegister(registration), app: "com.example.DemoApp")
             let refused = try DeviceClient(state: lab.state, device: "phone").send(request)
             #expect(
                 refused.callError?.code == 1004 && refused.callError?.message.contains("not entitled") == true,

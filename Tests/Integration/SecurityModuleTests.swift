@@ -8,7 +8,7 @@ import Testing
     typealias W = IntegrationWorlds
 
     static func run(_ lab: RunningLab, _ app: String, _ arguments: [String], on device: String = IntegrationWorlds.phone) throws -> DeviceResponse {
-        try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.run, app: app, arguments: arguments))
+        try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.run(arguments: arguments), app: app))
     }
 
     static func json(_ response: DeviceResponse) throws -> [String: Any] {
@@ -73,10 +73,10 @@ import Testing
     @Test func execRunsAnyProgramAsADevelopmentApp() async throws {
         try await withLab(W.family) { (lab: RunningLab) async throws in
             let client = try DeviceClient(state: lab.state, device: W.phone)
-            let shell = try client.send(DeviceRequest(.exec, app: "com.example.AppOne", arguments: ["sh", "-c", "echo $KEYCHAINLAB_APP"]))
+            let shell = try client.send(DeviceRequest(.exec(program: "sh", arguments: ["-c", "echo $KEYCHAINLAB_APP"]), app: "com.example.AppOne"))
             #expect(shell.exitCode == 0)
             #expect(shell.output == "com.example.AppOne\n")
-            let release = try client.send(DeviceRequest(.exec, app: "com.example.Release", arguments: ["true"]))
+            let release = try client.send(DeviceRequest(.exec(program: "true", arguments: []), app: "com.example.Release"))
             #expect(release.error?.contains("get-task-allow") == true, "a distribution build cannot be run as another program")
         }
     }

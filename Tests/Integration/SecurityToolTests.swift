@@ -11,7 +11,7 @@ import WorldTestSupport
 
     static func security(_ lab: RunningLab, _ arguments: [String], as app: String = "com.example.MacApp") throws -> (Int32?, String) {
         let program = productsDirectory.appending(path: "security-tool").path
-        let response = try DeviceClient(state: lab.state, device: W.mac).send(DeviceRequest(.exec, app: app, arguments: [program] + arguments))
+        let response = try DeviceClient(state: lab.state, device: W.mac).send(DeviceRequest(.exec(program: program, arguments: arguments), app: app))
         return (response.exitCode, response.output ?? response.error ?? "")
     }
 

@@ -10,7 +10,7 @@ import WorldTestSupport
     typealias W = IntegrationWorlds
 
     static func groups(_ lab: RunningLab, _ app: String, on device: String = W.phone) throws -> [String] {
-        let response = try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.run, app: app, arguments: ["groups"]))
+        let response = try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.run(arguments: ["groups"]), app: app))
         return (response.output ?? "").split(separator: "\n").map(String.init)
     }
 
@@ -152,7 +152,7 @@ import WorldTestSupport
             #expect(try lab.status(.copyMatching, on: W.mac, as: "com.example.Tool", ["class": .string("genp"), "nleg": .bool(true)]) == -25300)
 
             #expect(try Self.groups(lab, "com.example.Stripped", on: W.mac) == [])
-            for operation in [DeviceRequest.Operation.add, .copyMatching, .delete] {
+            for operation in [SecItemCall.add, .copyMatching, .delete] {
                 #expect(
                     try lab.status(operation, on: W.mac, as: "com.example.Stripped", Self.password("s", dataProtection: true)) == -34018,
                     "\(operation)"

@@ -80,13 +80,13 @@ import WorldTestSupport
         _ password: String?
     ) throws -> DeviceResponse {
         try DeviceClient(state: lab.state, device: device).send(
-            .sharedWebCredential(.addSharedWebCredential, fqdn: fqdn, account: account, password: password, app: app)
+            DeviceRequest(.addSharedWebCredential(fqdn: fqdn, account: account, password: password), app: app)
         )
     }
 
     static func request(_ lab: RunningLab, _ device: String, _ app: String, _ fqdn: String?, _ account: String? = nil) throws -> DeviceResponse {
         try DeviceClient(state: lab.state, device: device).send(
-            .sharedWebCredential(.requestSharedWebCredential, fqdn: fqdn, account: account, app: app)
+            DeviceRequest(.requestSharedWebCredential(fqdn: fqdn, account: account), app: app)
         )
     }
 

@@ -13,7 +13,7 @@ import WorldTestSupport
     /// Runs wrapper-patterns as `app` on `device` and reads the JSON line it prints.
     static func report(_ lab: RunningLab, on device: String, as app: String) throws -> [String: Any] {
         let program = productsDirectory.appending(path: "wrapper-patterns").path
-        let response = try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.exec, app: app, arguments: [program]))
+        let response = try DeviceClient(state: lab.state, device: device).send(DeviceRequest(.exec(program: program, arguments: []), app: app))
         #expect(response.exitCode == 0, "\(response.error ?? "") \(response.output ?? "")")
         let line = (response.output ?? "").split(separator: "\n").last.map(String.init) ?? ""
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(response.output ?? response.error ?? "")")

@@ -32,7 +32,7 @@ import Testing
     )
     func syntaxErrorsNameTheirPlace(text: String, place: String, words: String) {
         let failure = Self.failures(Self.read(text)).first
-        #expect(failure?.rule == "json-syntax")
+        #expect(failure?.rule == .jsonSyntax)
         #expect(failure?.detail.contains("at \(place)") == true, "\(failure?.detail ?? "")")
         #expect(failure?.detail.contains(words) == true, "\(failure?.detail ?? "")")
     }
@@ -77,7 +77,7 @@ import Testing
     )
     func schemaErrorsFail(text: String, rule: String) {
         let failures = Self.failures(Self.read(text))
-        #expect(failures.contains { $0.rule == rule }, "\(failures)")
+        #expect(failures.contains { $0.rule.rawValue == rule }, "\(failures)")
     }
 
     @Test(
@@ -102,7 +102,7 @@ import Testing
     func doubtfulThingsWarn(text: String, rule: String) {
         let reading = Self.read(text)
         #expect(Self.failures(reading).isEmpty, "\(reading.checks)")
-        #expect(Self.warnings(reading).contains { $0.rule == rule }, "\(reading.checks)")
+        #expect(Self.warnings(reading).contains { $0.rule.rawValue == rule }, "\(reading.checks)")
     }
 
     @Test func theSizeLimitIs131072Bytes() {
@@ -111,7 +111,7 @@ import Testing
         let exact = prefix + String(repeating: "x", count: 131_072 - prefix.utf8.count - suffix.utf8.count) + suffix
         #expect(exact.utf8.count == 131_072)
         #expect(!Self.read(exact).failed)
-        #expect(Self.failures(Self.read(exact + " ")).first?.rule == "size-limit")
+        #expect(Self.failures(Self.read(exact + " ")).first?.rule == .sizeLimit)
     }
 }
 
@@ -121,7 +121,7 @@ import Testing
         let nested = String(repeating: "[", count: 60_000) + String(repeating: "]", count: 60_000)
         let reading = AssociationFile.read(Data(nested.utf8))
         #expect(reading.failed)
-        #expect(reading.checks.contains { $0.rule == "json-syntax" && $0.detail.contains("nesting deeper than 512") })
+        #expect(reading.checks.contains { $0.rule == .jsonSyntax && $0.detail.contains("nesting deeper than 512") })
     }
 
     @Test(arguments: [

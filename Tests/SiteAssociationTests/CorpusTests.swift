@@ -146,8 +146,8 @@ import Testing
         let evaluator = SiteEvaluator(host: "example.com", trust: TrustStore(anchors: []), now: Date())
         let report = evaluator.evaluate([served], service: example.service, appID: example.app)
         #expect(report.verdict == example.verdict, "\(report.checks)")
-        #expect(report.checks.filter { $0.result == .fail }.map(\.rule) == example.fails, "\(report.checks)")
-        let warned = Set(report.checks.filter { $0.result == .warn }.map(\.rule))
+        #expect(report.checks.filter { $0.result == .fail }.map(\.rule.rawValue) == example.fails, "\(report.checks)")
+        let warned = Set(report.checks.filter { $0.result == .warn }.map(\.rule.rawValue))
         #expect(Set(example.warns).isSubset(of: warned), "\(report.checks)")
         guard !example.matches.isEmpty else { return }
         let file = try #require(report.file)

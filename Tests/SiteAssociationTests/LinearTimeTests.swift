@@ -52,7 +52,7 @@ import Testing
         #expect(data.count < AssociationFile.maximumSize)
         #expect(Self.columnWork(data) <= data.count)
         let reading = AssociationFile.read(data)
-        let failure = try #require(reading.checks.first { $0.rule == "apps-type" })
+        let failure = try #require(reading.checks.first { $0.rule == .appsType })
         #expect(failure.detail.contains("1:30"), "the first number's place: \(failure.detail)")
     }
 

@@ -26,7 +26,7 @@ import Testing
         evaluator.evaluate(outcomes.map { FetchAttempt(url: $0.0, outcome: $0.1) }, service: .webcredentials, appID: app)
     }
 
-    static func rules(_ report: SiteReport, _ result: Check.Result) -> [String] { report.checks.filter { $0.result == result }.map(\.rule) }
+    static func rules(_ report: SiteReport, _ result: Check.Result) -> [String] { report.checks.filter { $0.result == result }.map(\.rule.rawValue) }
 
     @Test func aListedAppIsApproved() {
         let report = Self.evaluate([(Self.wellKnown, Self.response(200))])
@@ -69,13 +69,13 @@ import Testing
 
     @Test func aRedirectToPlainHTTPSaysSo() {
         let report = Self.evaluate([(Self.root, Self.response(301, location: "http://example.com/apple-app-site-association"))])
-        #expect(report.checks.contains { $0.rule == "no-redirects" && $0.detail.contains("plain http") })
+        #expect(report.checks.contains { $0.rule == .noRedirects && $0.detail.contains("plain http") })
     }
 
     @Test func anAppNotListedIsDeniedWithAHint() {
         let report = Self.evaluate([(Self.root, Self.response(200))], app: "com.example.DemoApp")
         #expect(report.verdict == .denied)
-        let failure = report.checks.first { $0.rule == "app-listed" }
+        let failure = report.checks.first { $0.rule == .appListed }
         #expect(failure?.result == .fail && failure?.detail.contains("prefix and case") == true)
     }
 

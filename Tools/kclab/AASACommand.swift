@@ -110,7 +110,7 @@ extension AASACommand {
             }
             if cdn, !AssociationEra.readsThroughCDN(era: version, direct: false) {
                 report.checks.insert(
-                    .warn("cdn-era", "a device of \(os) follows iOS \(version)'s rules and reads the site itself; only iOS 14 and later ask the CDN"),
+                    .warn(.cdnEra, "a device of \(os) follows iOS \(version)'s rules and reads the site itself; only iOS 14 and later ask the CDN"),
                     at: 0
                 )
             }
@@ -164,7 +164,7 @@ extension AASACommand {
                 return SiteReport(
                     verdict: .pending,
                     url: attempt.url,
-                    checks: [.fail("cdn", "the CDN did not answer: \(attempt.outcome)")],
+                    checks: [.fail(.cdn, "the CDN did not answer: \(attempt.outcome)")],
                     services: [:],
                     throughCDN: true
                 )
@@ -172,11 +172,11 @@ extension AASACommand {
             if status != 200 {
                 let reason = headers["apple-failure-reason"] ?? "no reason given"
                 cdnChecks.append(
-                    .fail("cdn", "the CDN answered \(status): \(reason) (\(headers["apple-failure-details"] ?? "")); a device denies the site")
+                    .fail(.cdn, "the CDN answered \(status): \(reason) (\(headers["apple-failure-details"] ?? "")); a device denies the site")
                 )
                 cdnChecks.append(
                     .warn(
-                        "cdn-cache",
+                        .cdnCache,
                         "the CDN keeps this failure \(headers["cache-control"] ?? "") from \(age) s ago; ?mode=developer devices ask the site directly"
                     )
                 )
@@ -184,7 +184,7 @@ extension AASACommand {
             }
             cdnChecks.append(
                 .pass(
-                    "cdn",
+                    .cdn,
                     "the CDN answered 200 with a copy \(age) s old (Apple-Origin-Format: \(headers["apple-origin-format"] ?? "?"), \(headers["cache-control"] ?? ""))"
                 )
             )
@@ -192,12 +192,12 @@ extension AASACommand {
             let direct = await fetcher.fetchFile(SiteFetcher.locations(for: authority))
             if case .response(200, _, _, let current, _)? = direct.last?.outcome {
                 if current == copy {
-                    cdnChecks.append(.pass("cdn-copy", "the CDN's copy is the site's current file"))
+                    cdnChecks.append(.pass(.cdnCopy, "the CDN's copy is the site's current file"))
                 } else {
                     let maxAge = Int(headers["cache-control"]?.split(separator: "=").last ?? "") ?? 21_600
                     cdnChecks.append(
                         .warn(
-                            "cdn-copy",
+                            .cdnCopy,
                             "the site's file changed after the CDN copied it \(age) s ago: iOS 14+ devices get the old copy for up to \(max(0, maxAge - age)) s more; ?mode=developer devices fetch the site directly"
                         )
                     )
@@ -213,14 +213,14 @@ extension AASACommand {
         private func hints(_ report: SiteReport) -> [String] {
             let failed = Set(report.checks.filter { $0.result == .fail }.map(\.rule))
             var hints: [String] = []
-            if failed.contains("https-trust"), trust == nil {
+            if failed.contains(.httpsTrust), trust == nil {
                 hints.append(
                     state == nil
                         ? "the system's roots do not trust the site's certificate: give --trust PEM, or --state DIR for a lab's site"
                         : "the lab's web root does not trust this certificate: the site is one of the lab's broken ones, or give --trust PEM"
                 )
             }
-            if failed.contains("reachable"), let state {
+            if failed.contains(.reachable), let state {
                 hints.append("the lab's websites do not answer: is the lab up? kclab status --state \(state)")
             }
             return hints
@@ -230,18 +230,18 @@ extension AASACommand {
         private func matches(_ report: SiteReport, era: Int) throws -> [SiteAssociation.Check] {
             guard let app else { throw ValidationError("--match needs --app: patterns belong to an app's details entry") }
             guard let file = report.file else {
-                return [.warn("url-match", "no readable file to match against")]
+                return [.warn(.urlMatch, "no readable file to match against")]
             }
             return try match.map { text in
                 guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--match takes a URL, not '\(text)'") }
                 let result = file.match(url, appID: app, era: era)
-                return SiteAssociation.Check("url-match", result.outcome == .matched ? .pass : .warn, "\(text): \(result)")
+                return SiteAssociation.Check(.urlMatch, result.outcome == .matched ? .pass : .warn, "\(text): \(result)")
             }
         }
 
         private func print(_ report: SiteReport, era: Int) throws {
             if json {
-                let checks = report.checks.map { ["rule": $0.rule, "result": $0.result.rawValue, "detail": $0.detail] }
+                let checks = report.checks.map { ["rule": $0.rule.rawValue, "result": $0.result.rawValue, "detail": $0.detail] }
                 say(
                     try JSONOutput.object([
                         ("verdict", report.verdict.rawValue), ("url", report.url), ("checks", checks), ("services", report.services),

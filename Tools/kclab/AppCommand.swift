@@ -88,7 +88,7 @@ extension AppCommand {
                 throw fail("\(error)", code: 2)
             }
             let response = try target.client().send(
-                DeviceRequest(.init(operation.call), app: target.app, query: parsedQuery, attributesToUpdate: parsedChanges)
+                DeviceRequest(.secItem(operation.call, query: parsedQuery, attributesToUpdate: parsedChanges), app: target.app)
             )
             if let error = response.error { throw fail(error) }
             var fields: [(String, any Encodable)] = [("status", response.status ?? 0), ("name", response.name ?? "")]
@@ -117,7 +117,7 @@ extension AppCommand {
 
         func run() throws {
             let input = stdin ? String(decoding: try StandardInput.read(what: "the app's input", limit: 65_536), as: UTF8.self) : nil
-            try launch(target, DeviceRequest(.run, app: target.app, arguments: arguments, input: input))
+            try launch(target, DeviceRequest(.run(arguments: arguments, input: input), app: target.app))
         }
     }
 
@@ -152,16 +152,17 @@ extension AppCommand {
                 resolved[0] = URL(fileURLWithPath: program).standardizedFileURL.path
             }
             let input = stdin ? String(decoding: try StandardInput.read(what: "the program's input", limit: 65_536), as: UTF8.self) : nil
-            var request = DeviceRequest(.exec, app: target.app, arguments: resolved, input: input)
+            guard let program = resolved.first else { throw fail("exec needs a program", code: 2) }
             // The caller's folder, unless it holds the lab's state: then the app's own, as before.
             let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let lab = LabState(root: URL(fileURLWithPath: target.state))
+            var folder: String? = here.path
             if let refusal = ExecFolder.refusal(here, protecting: [lab.root]) {
                 warn("note: running in the app's folder, not here: \(refusal)")
-            } else {
-                request.workingDirectory = here.path
+                folder = nil
             }
-            try launch(target, request)
+            let exec = DeviceRequest.Action.exec(program: program, arguments: Array(resolved.dropFirst()), input: input, workingDirectory: folder)
+            try launch(target, DeviceRequest(exec, app: target.app))
         }
     }
 }

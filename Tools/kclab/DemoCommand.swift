@@ -123,11 +123,11 @@ struct DemoCommand: AsyncParsableCommand {
                 let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appID)" }
                 lines.append(outcome ?? response.error ?? "no answer")
             case .answer(let answers):
-                _ = try client.send(DeviceRequest(.setAnswers, arguments: answers))
+                _ = try client.send(DeviceRequest(.setAnswers(answers)))
                 lines.append("the user will answer: \(answers.joined(separator: ", "))")
             case .run(let arguments):
                 let shown = (try? PromptLog.read(lab.promptLog(step.device)))?.count ?? 0
-                let response = try client.send(DeviceRequest(.run, app: step.app, arguments: arguments, input: step.input.map { $0 + "\n" }))
+                let response = try client.send(DeviceRequest(.run(arguments: arguments, input: step.input.map { $0 + "\n" }), app: step.app))
                 lines.append((response.output ?? response.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
                 for prompt in ((try? PromptLog.read(lab.promptLog(step.device))) ?? []).dropFirst(shown) {
                     // A Mac's keychain prompt has three buttons; the other prompts list their buttons.

@@ -37,8 +37,8 @@ struct DeviceCommand: ParsableCommand {
             try deviceClient(state: state, device: device)
         }
 
-        func send(_ operation: DeviceRequest.Operation) throws {
-            let response = try client().send(DeviceRequest(operation))
+        func send(_ action: DeviceRequest.Action) throws {
+            let response = try client().send(DeviceRequest(action))
             if let error = response.error { throw fail(error) }
             guard let status = response.device else { throw fail("the device did not describe its state") }
             say("\(status.id): \(status.isLocked ? "locked" : "unlocked")")
@@ -98,9 +98,7 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "The password to try instead of the user's own.")
         var password: String?
         func run() throws {
-            var request = DeviceRequest(.unlockKeychain)
-            request.password = password
-            try target.sendKeychain(request)
+            try target.sendKeychain(DeviceRequest(.unlockKeychain(password: password)))
         }
     }
 

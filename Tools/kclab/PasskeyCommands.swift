@@ -29,12 +29,13 @@ extension AppCommand {
             @Option(help: "The challenge, base64url (default: 32 random bytes).") var challenge: String?
 
             func run() throws {
-                var request = DeviceRequest(.passkeyRegister, app: target.app)
-                request.fqdn = domain
-                request.account = user
-                request.userID = userID ?? Passkey.random(16)
-                request.challenge = challenge ?? Passkey.random(32)
-                try printCredentialResponse(try target.client().send(request))
+                let registration = DeviceRequest.PasskeyRegistration(
+                    relyingParty: domain,
+                    userName: user,
+                    userID: userID ?? Passkey.random(16),
+                    challenge: challenge ?? Passkey.random(32)
+                )
+                try printCredentialResponse(try target.client().send(DeviceRequest(.passkeyRegister(registration), app: target.app)))
             }
         }
 
@@ -48,11 +49,12 @@ extension AppCommand {
             @Option(help: "A credential ID the relying party allows, base64url (repeatable; default: any).") var allow: [String] = []
 
             func run() throws {
-                var request = DeviceRequest(.passkeyAssert, app: target.app)
-                request.fqdn = domain
-                request.challenge = challenge ?? Passkey.random(32)
-                request.credentialIDs = allow.isEmpty ? nil : allow
-                try printCredentialResponse(try target.client().send(request))
+                let assertion = DeviceRequest.PasskeyAssertion(
+                    relyingParty: domain,
+                    challenge: challenge ?? Passkey.random(32),
+                    credentialIDs: allow.isEmpty ? nil : allow
+                )
+                try printCredentialResponse(try target.client().send(DeviceRequest(.passkeyAssert(assertion), app: target.app)))
             }
         }
 
@@ -64,8 +66,7 @@ extension AppCommand {
             @Argument(help: "The relying party ID, such as example.com.") var domain: String
 
             func run() throws {
-                var request = DeviceRequest(.passkeyList, app: target.app)
-                request.fqdn = domain
+                let request = DeviceRequest(.passkeyList(relyingParty: domain), app: target.app)
                 try printCredentialResponse(try target.client().send(request), credentials: true)
             }
         }

@@ -41,13 +41,8 @@ extension AppCommand {
         }
 
         func run() throws {
-            let request = DeviceRequest.sharedWebCredential(
-                .addSharedWebCredential,
-                fqdn: fqdn,
-                account: account,
-                password: passwordStdin ? try StandardInput.line(what: "the password") : password,
-                app: target.app
-            )
+            let password = passwordStdin ? try StandardInput.line(what: "the password") : password
+            let request = DeviceRequest(.addSharedWebCredential(fqdn: fqdn, account: account, password: password), app: target.app)
             try printCredentialResponse(try target.client().send(request))
         }
     }
@@ -73,7 +68,7 @@ extension AppCommand {
         var account: String?
 
         func run() throws {
-            let request = DeviceRequest.sharedWebCredential(.requestSharedWebCredential, fqdn: fqdn, account: account, app: target.app)
+            let request = DeviceRequest(.requestSharedWebCredential(fqdn: fqdn, account: account), app: target.app)
             try printCredentialResponse(try target.client().send(request), credentials: true)
         }
     }
@@ -153,9 +148,7 @@ extension DeviceCommand {
         var defaultAnswer: String?
 
         func run() throws {
-            var request = DeviceRequest(.setAnswers, arguments: answers)
-            request.defaultAnswer = defaultAnswer
-            if answers.isEmpty, defaultAnswer == nil { request.arguments = nil }
+            let request = DeviceRequest(.setAnswers(answers.isEmpty && defaultAnswer == nil ? nil : answers, defaultAnswer: defaultAnswer))
             let response = try target.client().send(request)
             if let error = response.error { throw fail(error, code: 2) }
             for line in response.answers ?? [] { say(line) }

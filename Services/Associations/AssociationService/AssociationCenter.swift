@@ -101,7 +101,7 @@ public final class AssociationCenter: Sendable {
             service = entry.service
             previous = try store.record(device: device, appID: appID, service: entry.service.rawValue, entry: entryText)
             if let ignored {
-                report = SiteReport(verdict: .denied, url: "", checks: [.fail("alternate-mode", ignored)], services: [:])
+                report = SiteReport(verdict: .denied, url: "", checks: [.fail(.alternateMode, ignored)], services: [:])
             } else {
                 let settings = (try? store.settings(device: device)) ?? .standard
                 let direct = AlternateMode.fetchesDirectly(entry, settings: settings)
@@ -111,7 +111,7 @@ public final class AssociationCenter: Sendable {
                     .record(ContinuousClock.now - started)
             }
         case .failure(let error):
-            report = SiteReport(verdict: .denied, url: "", checks: [.fail("entitlement-entry", error.reason)], services: [:])
+            report = SiteReport(verdict: .denied, url: "", checks: [.fail(.entitlementEntry, error.reason)], services: [:])
         }
         let record = RetryPolicy.record(
             after: report,

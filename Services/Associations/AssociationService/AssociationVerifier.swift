@@ -47,7 +47,7 @@ public final class AssociationVerifier: Sendable {
         return SiteReport(
             verdict: .pending,
             url: attempts.last?.url ?? "",
-            checks: [.fail("cpu-budget", "\(reason); it is read again at the next retry")],
+            checks: [.fail(.cpuBudget, "\(reason); it is read again at the next retry")],
             services: [:]
         )
     }
@@ -69,7 +69,7 @@ public final class AssociationVerifier: Sendable {
             return SiteReport(
                 verdict: .denied,
                 url: "",
-                checks: [.fail("service-era", "\(entry.service.rawValue) needs iOS 9 or later; this device runs \(platform.rawValue) \(version)")],
+                checks: [.fail(.serviceEra, "\(entry.service.rawValue) needs iOS 9 or later; this device runs \(platform.rawValue) \(version)")],
                 services: [:]
             )
         }
@@ -81,13 +81,13 @@ public final class AssociationVerifier: Sendable {
                 return SiteReport(
                     verdict: .denied,
                     url: attempt.url,
-                    checks: [.fail("cdn", "denied because the CDN told us to stop with HTTP status \(status): \(reason)")],
+                    checks: [.fail(.cdn, "denied because the CDN told us to stop with HTTP status \(status): \(reason)")],
                     services: [:],
                     throughCDN: true
                 )
             }
             var report = await evaluate(evaluator, [attempt], entry, appID: appID)
-            report.checks.insert(.pass("cdn", "read through the CDN (a copy \(headers["age"] ?? "0") s old)"), at: 0)
+            report.checks.insert(.pass(.cdn, "read through the CDN (a copy \(headers["age"] ?? "0") s old)"), at: 0)
             report.throughCDN = true
             return report
         }

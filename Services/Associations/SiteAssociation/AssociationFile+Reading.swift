@@ -18,23 +18,23 @@ extension AssociationFile {
     public static func read(_ data: Data) -> Reading {
         var checks: [Check] = []
         guard data.count <= maximumSize else {
-            return Reading(file: nil, checks: [.fail("size-limit", "\(data.count) bytes is more than the 131,072 (128 KB) a device reads")])
+            return Reading(file: nil, checks: [.fail(.sizeLimit, "\(data.count) bytes is more than the 131,072 (128 KB) a device reads")])
         }
         var body = data
         if body.starts(with: [0xEF, 0xBB, 0xBF]) {
-            checks.append(.warn("byte-order-mark", "the file starts with a UTF-8 byte order mark; JSON must not, and strict parsers refuse it"))
+            checks.append(.warn(.byteOrderMark, "the file starts with a UTF-8 byte order mark; JSON must not, and strict parsers refuse it"))
             body = body.dropFirst(3)
         }
         let root: Positioned
         do {
             root = try PositionedJSONParser.parse(body)
         } catch {
-            checks.append(.fail("json-syntax", "not valid JSON at \(error.position): \(error.message)"))
+            checks.append(.fail(.jsonSyntax, "not valid JSON at \(error.position): \(error.message)"))
             return Reading(file: nil, checks: checks)
         }
-        checks.append(.pass("json-syntax", "valid JSON"))
+        checks.append(.pass(.jsonSyntax, "valid JSON"))
         guard case .object(let members) = root.node else {
-            checks.append(.fail("top-level-object", "the file is \(root.node.typeName) at \(root.position), not an object"))
+            checks.append(.fail(.topLevelObject, "the file is \(root.node.typeName) at \(root.position), not an object"))
             return Reading(file: nil, checks: checks)
         }
         var reader = SchemaReader()
@@ -47,12 +47,12 @@ extension AssociationFile {
                     file.apps[service] = apps
                 }
             } else {
-                reader.warn("unknown-key", "'\(key)' at \(value.position) is not a service Apple reads; it is ignored")
+                reader.warn(.unknownKey, "'\(key)' at \(value.position) is not a service Apple reads; it is ignored")
             }
         }
         checks += reader.checks
         if !reader.checks.contains(where: { $0.result == .fail }) {
-            checks.append(.pass("schema", "every service has the shape Apple documents"))
+            checks.append(.pass(.schema, "every service has the shape Apple documents"))
         }
         return Reading(file: file, checks: checks)
     }
@@ -62,45 +62,45 @@ extension AssociationFile {
 struct SchemaReader {
     var checks: [Check] = []
 
-    mutating func fail(_ rule: String, _ detail: String) { checks.append(.fail(rule, detail)) }
-    mutating func warn(_ rule: String, _ detail: String) { checks.append(.warn(rule, detail)) }
+    mutating func fail(_ rule: Check.Rule, _ detail: String) { checks.append(.fail(rule, detail)) }
+    mutating func warn(_ rule: Check.Rule, _ detail: String) { checks.append(.warn(rule, detail)) }
 
     static let predefinedVariables: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
 
     /// `{"apps": [...]}` of webcredentials, activitycontinuation and appclips.
     mutating func serviceApps(_ value: Positioned, service: String) -> [String]? {
         guard case .object(let members) = value.node else {
-            fail("service-type", "'\(service)' at \(value.position) is \(value.node.typeName), not an object")
+            fail(.serviceType, "'\(service)' at \(value.position) is \(value.node.typeName), not an object")
             return nil
         }
         for (key, member) in members where key != "apps" {
-            warn("unknown-key", "'\(service).\(key)' at \(member.position) is not a key Apple reads")
+            warn(.unknownKey, "'\(service).\(key)' at \(member.position) is not a key Apple reads")
         }
         guard let apps = value["apps"] else {
-            warn("apps-missing", "'\(service)' at \(value.position) has no 'apps': it associates no app")
+            warn(.appsMissing, "'\(service)' at \(value.position) has no 'apps': it associates no app")
             return []
         }
-        guard let list = strings(apps, what: "'\(service).apps'", rule: "apps-type") else { return nil }
+        guard let list = strings(apps, what: "'\(service).apps'", rule: .appsType) else { return nil }
         for (id, position) in list { checkAppID(id, at: position) }
         return list.map(\.0)
     }
 
     mutating func appLinks(_ value: Positioned) -> AssociationFile.AppLinks? {
         guard case .object(let members) = value.node else {
-            fail("service-type", "'applinks' at \(value.position) is \(value.node.typeName), not an object")
+            fail(.serviceType, "'applinks' at \(value.position) is \(value.node.typeName), not an object")
             return nil
         }
         var links = AssociationFile.AppLinks()
         for (key, member) in members where !["apps", "details", "defaults", "substitutionVariables"].contains(key) {
-            warn("unknown-key", "'applinks.\(key)' at \(member.position) is not a key Apple reads")
+            warn(.unknownKey, "'applinks.\(key)' at \(member.position) is not a key Apple reads")
         }
         if let apps = value["apps"] {
-            links.apps = strings(apps, what: "'applinks.apps'", rule: "apps-type")?.map(\.0)
+            links.apps = strings(apps, what: "'applinks.apps'", rule: .appsType)?.map(\.0)
             if let list = links.apps, !list.isEmpty {
-                warn("applinks-apps", "'applinks.apps' at \(apps.position) must be an empty array; app IDs belong in 'details'")
+                warn(.applinksApps, "'applinks.apps' at \(apps.position) must be an empty array; app IDs belong in 'details'")
             }
         } else {
-            warn("applinks-apps", "'applinks' has no 'apps': iOS 12 and earlier need \"apps\": []")
+            warn(.applinksApps, "'applinks' has no 'apps': iOS 12 and earlier need \"apps\": []")
         }
         if let defaults = value["defaults"] { links.defaults = matchingDefaults(defaults, what: "'applinks.defaults'") }
         if let variables = value["substitutionVariables"] { links.substitutionVariables = substitutionVariables(variables) }
@@ -111,17 +111,17 @@ struct SchemaReader {
                 for entry in entries {
                     guard let detail = detail(entry, variables: links.substitutionVariables) else { continue }
                     for id in detail.appIDs where !seen.insert(id).inserted {
-                        warn("app-id-repeated", "\(id) is listed again at \(entry.position); only the first entry naming it is read")
+                        warn(.appIdRepeated, "\(id) is listed again at \(entry.position); only the first entry naming it is read")
                     }
                     links.details.append(detail)
                 }
             case .object:
                 fail(
-                    "details-type",
+                    .detailsType,
                     "'applinks.details' at \(details.position) is an object keyed by app ID (an iOS 9 beta shape); it must be an array"
                 )
             default:
-                fail("details-type", "'applinks.details' at \(details.position) is \(details.node.typeName), not an array")
+                fail(.detailsType, "'applinks.details' at \(details.position) is \(details.node.typeName), not an array")
             }
         }
         return links
@@ -129,41 +129,41 @@ struct SchemaReader {
 
     private mutating func detail(_ entry: Positioned, variables: [String: [String]]) -> AssociationFile.Detail? {
         guard case .object(let members) = entry.node else {
-            fail("details-type", "a 'details' entry at \(entry.position) is \(entry.node.typeName), not an object")
+            fail(.detailsType, "a 'details' entry at \(entry.position) is \(entry.node.typeName), not an object")
             return nil
         }
         let known = ["appID", "appIDs", "paths", "components", "defaults", "comment"]
         for (key, member) in members where !known.contains(key) {
-            warn("unknown-key", "'\(key)' at \(member.position) is not a key of a 'details' entry")
+            warn(.unknownKey, "'\(key)' at \(member.position) is not a key of a 'details' entry")
         }
         var ids: [String]? = nil
         if let list = entry["appIDs"] {
-            ids = strings(list, what: "'appIDs'", rule: "app-id-type")?.map(\.0)
-            if ids?.isEmpty == true { warn("app-ids-empty", "'appIDs' at \(list.position) is empty") }
+            ids = strings(list, what: "'appIDs'", rule: .appIdType)?.map(\.0)
+            if ids?.isEmpty == true { warn(.appIdsEmpty, "'appIDs' at \(list.position) is empty") }
             for (id, position) in strings(list, what: nil, rule: nil) ?? [] { checkAppID(id, at: position) }
         }
         if ids == nil, let single = entry["appID"] {
             guard case .string(let id) = single.node else {
-                fail("app-id-type", "'appID' at \(single.position) is \(single.node.typeName), not a string")
+                fail(.appIdType, "'appID' at \(single.position) is \(single.node.typeName), not a string")
                 return nil
             }
             checkAppID(id, at: single.position)
             ids = [id]
         }
         guard let appIDs = ids else {
-            fail("app-id-type", "the 'details' entry at \(entry.position) names no app ('appID' or 'appIDs')")
+            fail(.appIdType, "the 'details' entry at \(entry.position) names no app ('appID' or 'appIDs')")
             return nil
         }
         var detail = AssociationFile.Detail(appIDs: appIDs, position: entry.position)
         if case .string(let id)? = entry["appID"]?.node { detail.appID = id }
         if let paths = entry["paths"] {
-            guard let list = strings(paths, what: "'paths'", rule: "paths-type") else { return nil }
+            guard let list = strings(paths, what: "'paths'", rule: .pathsType) else { return nil }
             detail.paths = list.map(\.0)
             checkPaths(list)
         }
         if let components = entry["components"] {
             guard case .array(let items) = components.node else {
-                fail("components-type", "'components' at \(components.position) is \(components.node.typeName), not an array")
+                fail(.componentsType, "'components' at \(components.position) is \(components.node.typeName), not an array")
                 return nil
             }
             var parsed: [AssociationFile.Component] = []
@@ -174,7 +174,7 @@ struct SchemaReader {
             detail.components = parsed
         }
         if (entry["appID"] != nil && entry["components"] != nil) || (entry["appIDs"] != nil && entry["paths"] != nil) {
-            warn("mixed-formats", "the entry at \(entry.position) mixes appID/paths with appIDs/components; iOS 13+ reads components")
+            warn(.mixedFormats, "the entry at \(entry.position) mixes appID/paths with appIDs/components; iOS 13+ reads components")
         }
         if let defaults = entry["defaults"] { detail.defaults = matchingDefaults(defaults, what: "the entry's 'defaults'") }
         return detail
@@ -182,7 +182,7 @@ struct SchemaReader {
 
     private mutating func component(_ item: Positioned, variables: [String: [String]]) -> AssociationFile.Component? {
         guard case .object(let members) = item.node else {
-            fail("component-type", "a component at \(item.position) is \(item.node.typeName), not an object")
+            fail(.componentType, "a component at \(item.position) is \(item.node.typeName), not an object")
             return nil
         }
         var component = AssociationFile.Component()
@@ -195,7 +195,7 @@ struct SchemaReader {
                 var patterns: [String: String] = [:]
                 for (name, pattern) in items {
                     guard case .string(let text) = pattern.node else {
-                        fail("component-type", "query item '\(name)' at \(pattern.position) is \(pattern.node.typeName), not a string")
+                        fail(.componentType, "query item '\(name)' at \(pattern.position) is \(pattern.node.typeName), not a string")
                         return nil
                     }
                     patterns[name] = text
@@ -206,15 +206,15 @@ struct SchemaReader {
             case ("percentEncoded", .bool(let flag)): component.percentEncoded = flag
             case ("comment", .string(let text)): component.comment = text
             case ("/", _), ("#", _), ("?", _), ("exclude", _), ("caseSensitive", _), ("percentEncoded", _), ("comment", _):
-                fail("component-type", "component key '\(key)' at \(value.position) is \(value.node.typeName)")
+                fail(.componentType, "component key '\(key)' at \(value.position) is \(value.node.typeName)")
                 return nil
             default:
-                warn("unknown-key", "'\(key)' at \(value.position) is not a component key")
+                warn(.unknownKey, "'\(key)' at \(value.position) is not a component key")
             }
         }
         if component.exclude, case .items(let items) = component.query, items.values.contains("*") {
             warn(
-                "exclude-wildcard-item",
+                .excludeWildcardItem,
                 "an exclude component at \(item.position) has a query item '*', which also matches a missing item: it excludes every URL"
             )
         }
@@ -239,7 +239,7 @@ struct SchemaReader {
             guard let end = rest[start.upperBound...].firstIndex(of: ")") else { break }
             let name = String(rest[start.upperBound..<end])
             if variables[name] == nil, !Self.predefinedVariables.contains(name) {
-                fail("undefined-variable", "$(\(name)) in the component at \(position) is neither predefined nor in 'substitutionVariables'")
+                fail(.undefinedVariable, "$(\(name)) in the component at \(position) is neither predefined nor in 'substitutionVariables'")
             }
             rest = rest[rest.index(after: end)...]
         }
@@ -249,12 +249,12 @@ struct SchemaReader {
         var unreachable = false
         for (pattern, position) in paths {
             if unreachable {
-                warn("unreachable-pattern", "'\(pattern)' at \(position) comes after a pattern matching every path: it is never reached")
+                warn(.unreachablePattern, "'\(pattern)' at \(position) comes after a pattern matching every path: it is never reached")
                 continue
             }
             let bare = pattern.hasPrefix("NOT ") ? String(pattern.dropFirst(4)) : pattern
             if !bare.hasPrefix("/"), !bare.hasPrefix("*") {
-                warn("pattern-slash", "'\(pattern)' at \(position) does not start with '/': paths do, so it never matches")
+                warn(.patternSlash, "'\(pattern)' at \(position) does not start with '/': paths do, so it never matches")
             }
             if bare == "*" { unreachable = true }
         }
@@ -263,7 +263,7 @@ struct SchemaReader {
     private mutating func matchingDefaults(_ value: Positioned, what: String) -> AssociationFile.MatchingDefaults {
         var defaults = AssociationFile.MatchingDefaults()
         guard case .object(let members) = value.node else {
-            fail("defaults-type", "\(what) at \(value.position) is \(value.node.typeName), not an object")
+            fail(.defaultsType, "\(what) at \(value.position) is \(value.node.typeName), not an object")
             return defaults
         }
         for (key, member) in members {
@@ -271,8 +271,8 @@ struct SchemaReader {
             case ("caseSensitive", .bool(let flag)): defaults.caseSensitive = flag
             case ("percentEncoded", .bool(let flag)): defaults.percentEncoded = flag
             case ("caseSensitive", _), ("percentEncoded", _):
-                fail("defaults-type", "'\(key)' at \(member.position) is \(member.node.typeName), not a Boolean")
-            default: warn("unknown-key", "'\(key)' at \(member.position) is not a key of \(what)")
+                fail(.defaultsType, "'\(key)' at \(member.position) is \(member.node.typeName), not a Boolean")
+            default: warn(.unknownKey, "'\(key)' at \(member.position) is not a key of \(what)")
             }
         }
         return defaults
@@ -280,21 +280,21 @@ struct SchemaReader {
 
     private mutating func substitutionVariables(_ value: Positioned) -> [String: [String]] {
         guard case .object(let members) = value.node else {
-            fail("variables-type", "'substitutionVariables' at \(value.position) is \(value.node.typeName), not an object")
+            fail(.variablesType, "'substitutionVariables' at \(value.position) is \(value.node.typeName), not an object")
             return [:]
         }
         var variables: [String: [String]] = [:]
         for (name, list) in members {
             if name.contains(where: { "$()".contains($0) }) {
-                fail("variables-type", "the variable name '\(name)' at \(list.position) may not contain '$', '(' or ')'")
+                fail(.variablesType, "the variable name '\(name)' at \(list.position) may not contain '$', '(' or ')'")
             }
-            variables[name] = strings(list, what: "variable '\(name)'", rule: "variables-type")?.map(\.0)
+            variables[name] = strings(list, what: "variable '\(name)'", rule: .variablesType)?.map(\.0)
         }
         return variables
     }
 
     /// An array of strings with their positions; records a failure under `rule` otherwise.
-    private mutating func strings(_ value: Positioned, what: String?, rule: String?) -> [(String, TextPosition)]? {
+    private mutating func strings(_ value: Positioned, what: String?, rule: Check.Rule?) -> [(String, TextPosition)]? {
         guard case .array(let elements) = value.node else {
             if let rule, let what { fail(rule, "\(what) at \(value.position) is \(value.node.typeName), not an array of strings") }
             return nil
@@ -313,16 +313,16 @@ struct SchemaReader {
     /// Warns about app IDs that can never match a signed application identifier (spec c.2).
     private mutating func checkAppID(_ id: String, at position: TextPosition) {
         if id.contains("$(") || id.contains("DEVELOPMENT_TEAM") || id.contains("PRODUCT_BUNDLE_IDENTIFIER") {
-            warn("app-id-format", "'\(id)' at \(position) holds an Xcode placeholder, not a real app ID")
+            warn(.appIdFormat, "'\(id)' at \(position) holds an Xcode placeholder, not a real app ID")
             return
         }
         guard let dot = id.firstIndex(of: ".") else {
-            warn("app-id-format", "'\(id)' at \(position) has no team prefix: an app ID is PREFIX.bundle.id")
+            warn(.appIdFormat, "'\(id)' at \(position) has no team prefix: an app ID is PREFIX.bundle.id")
             return
         }
         let prefix = id[..<dot]
         if prefix.count != 10 || !prefix.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }) {
-            warn("app-id-format", "'\(id)' at \(position) does not start with a 10-character team or app ID prefix")
+            warn(.appIdFormat, "'\(id)' at \(position) does not start with a 10-character team or app ID prefix")
         }
     }
 }

@@ -104,31 +104,31 @@ public struct SiteEvaluator: Sendable {
             report.url = attempt.url
             switch attempt.outcome {
             case .untrustedServer(let reason):
-                checks.append(.fail("https-trust", "\(attempt.url): the server's certificate is not valid for \(host) or not trusted: \(reason)"))
+                checks.append(.fail(.httpsTrust, "\(attempt.url): the server's certificate is not valid for \(host) or not trusted: \(reason)"))
                 verdict = .denied
             case .timeout:
-                checks.append(.fail("timeout", "\(attempt.url): no answer in time; the site stays pending and is retried"))
+                checks.append(.fail(.timeout, "\(attempt.url): no answer in time; the site stays pending and is retried"))
                 verdict = .pending
             case .unreachable(let reason):
-                checks.append(.fail("reachable", "\(attempt.url): \(reason); the site stays pending and is retried"))
+                checks.append(.fail(.reachable, "\(attempt.url): \(reason); the site stays pending and is retried"))
                 verdict = .pending
             case .response(let status, let contentType, let location, let body, let truncated):
                 switch status {
                 case 200:
-                    checks.append(.pass("http-status", "\(attempt.url): 200"))
-                    checks += attempt.warnings.map { .warn("transport", "\(attempt.url): \($0)") }
+                    checks.append(.pass(.httpStatus, "\(attempt.url): 200"))
+                    checks += attempt.warnings.map { .warn(.transport, "\(attempt.url): \($0)") }
                     served = (attempt.url, contentType, body, truncated)
                 case 300..<400:
                     let downgrade = location?.lowercased().hasPrefix("http:") == true ? " (to plain http)" : ""
                     checks.append(
-                        .fail("no-redirects", "\(attempt.url): \(status) redirect to \(location ?? "?")\(downgrade); devices follow no redirect")
+                        .fail(.noRedirects, "\(attempt.url): \(status) redirect to \(location ?? "?")\(downgrade); devices follow no redirect")
                     )
                     verdict = .denied
                 case 400..<500:
-                    checks.append(.fail("http-status", "\(attempt.url): \(status); 300–499 deny the site"))
+                    checks.append(.fail(.httpStatus, "\(attempt.url): \(status); 300–499 deny the site"))
                     verdict = .denied
                 default:
-                    checks.append(.fail("http-status", "\(attempt.url): \(status); 500–599 leave the site pending, retried every 3 hours"))
+                    checks.append(.fail(.httpStatus, "\(attempt.url): \(status); 500–599 leave the site pending, retried every 3 hours"))
                     verdict = .pending
                 }
             }
@@ -139,13 +139,13 @@ public struct SiteEvaluator: Sendable {
             report.checks = checks
             return report
         }
-        checks.append(.pass("https-trust", "the server's certificate is valid for \(host)"))
+        checks.append(.pass(.httpsTrust, "the server's certificate is valid for \(host)"))
         guard !served.truncated else {
-            checks.append(.fail("size-limit", "the file is larger than 131,072 bytes (128 KB), the most a device reads"))
+            checks.append(.fail(.sizeLimit, "the file is larger than 131,072 bytes (128 KB), the most a device reads"))
             report.checks = checks
             return report
         }
-        checks.append(.pass("size-limit", "\(served.body.count) bytes, within 131,072"))
+        checks.append(.pass(.sizeLimit, "\(served.body.count) bytes, within 131,072"))
         guard let json = content(of: served.body, contentType: served.contentType, checks: &checks) else {
             report.checks = checks
             return report
@@ -165,17 +165,17 @@ public struct SiteEvaluator: Sendable {
         let listed = file.appIDs(for: service, era: era)
         if let appID {
             if listed.contains(appID) {
-                checks.append(.pass("app-listed", "\(service.rawValue) lists \(appID)"))
+                checks.append(.pass(.appListed, "\(service.rawValue) lists \(appID)"))
                 report.verdict = .approved
             } else {
                 let near = listed.first { $0.caseInsensitiveCompare(appID) == .orderedSame || $0.hasSuffix("." + appID) }
                 let hint = near.map { " (it lists '\($0)': app IDs match exactly, prefix and case included)" } ?? ""
-                checks.append(.fail("app-listed", "\(service.rawValue) does not list \(appID)\(hint)"))
+                checks.append(.fail(.appListed, "\(service.rawValue) does not list \(appID)\(hint)"))
             }
         } else if listed.isEmpty {
-            checks.append(.fail("service-present", "the file associates no app for \(service.rawValue)"))
+            checks.append(.fail(.servicePresent, "the file associates no app for \(service.rawValue)"))
         } else {
-            checks.append(.pass("service-present", "\(service.rawValue) lists \(listed.count) app\(listed.count == 1 ? "" : "s")"))
+            checks.append(.pass(.servicePresent, "\(service.rawValue) lists \(listed.count) app\(listed.count == 1 ? "" : "s")"))
             report.verdict = .approved
         }
         report.checks = checks
@@ -188,35 +188,35 @@ public struct SiteEvaluator: Sendable {
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if body.first == 0x30 || type == "application/pkcs7-mime" {
             if type != "application/pkcs7-mime" {
-                checks.append(.warn("content-type", "a signed file served as \(type ?? "no type"); Apple documented application/pkcs7-mime"))
+                checks.append(.warn(.contentType, "a signed file served as \(type ?? "no type"); Apple documented application/pkcs7-mime"))
             } else {
-                checks.append(.pass("content-type", "application/pkcs7-mime"))
+                checks.append(.pass(.contentType, "application/pkcs7-mime"))
             }
             let message: SignedMessage
             do {
                 message = try SignedMessage(der: body)
             } catch {
-                checks.append(.fail("signature", "the signed file does not verify: \(error)"))
+                checks.append(.fail(.signature, "the signed file does not verify: \(error)"))
                 return nil
             }
             let intermediates = message.certificates.filter { $0 != message.signerCertificate }
             switch trust.evaluate(message.signerCertificate, intermediates: intermediates, at: now, purpose: .tlsServer(host: host)) {
             case .trusted:
-                checks.append(.pass("signature", "signed by a certificate valid for \(host), in date, chaining to a trusted root"))
+                checks.append(.pass(.signature, "signed by a certificate valid for \(host), in date, chaining to a trusted root"))
                 return message.content
             case .untrusted(let reason):
-                checks.append(.fail("signature", "the signer's certificate is not good for \(host): \(reason)"))
+                checks.append(.fail(.signature, "the signer's certificate is not good for \(host): \(reason)"))
                 return nil
             }
         }
         if requiresSignature {
-            checks.append(.fail("signed-file-required", "iOS 8 reads only files signed with the site's TLS certificate (application/pkcs7-mime)"))
+            checks.append(.fail(.signedFileRequired, "iOS 8 reads only files signed with the site's TLS certificate (application/pkcs7-mime)"))
             return nil
         }
         if type != "application/json" {
-            checks.append(.warn("content-type", "served as \(type ?? "no type"); Apple documents application/json"))
+            checks.append(.warn(.contentType, "served as \(type ?? "no type"); Apple documents application/json"))
         } else {
-            checks.append(.pass("content-type", "application/json"))
+            checks.append(.pass(.contentType, "application/json"))
         }
         return body
     }
