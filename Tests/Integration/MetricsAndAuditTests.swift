@@ -23,7 +23,8 @@ import WorldTestSupport
             #expect(metricsURL.hasPrefix("http://127.0.0.1:"), "metrics listen on loopback")
             #expect(lines.contains(#"keychain_calls_total{operation="SecItemAdd",status="errSecSuccess"} 1"#), "\(lines)")
             #expect(lines.contains(#"keychain_calls_total{operation="SecItemCopyMatching",status="errSecItemNotFound"} 1"#))
-            #expect(lines.contains(#"keychain_refusals_total{rule="errSecMissingEntitlement"} 1"#))
+            #expect(lines.contains(#"keychain_refusals_total{rule="access-group"} 1"#), "the engine's rule, not the status")
+            #expect(lines.contains(#"keychain_refusals_total{rule="no-match"} 1"#))
             #expect(lines.contains { $0.hasPrefix(#"keychain_call_duration_seconds_count{operation="SecItemCopyMatching"} 2"#) })
             #expect(lines.contains { $0.hasPrefix("keychain_items{keychain=\"device:") && $0.hasSuffix(" 1.0") })
             let elsewhere = try runTool(
@@ -47,7 +48,11 @@ import WorldTestSupport
                     $0["operation"] as? String == "SecItemAdd" && $0["status"] as? Int == 0 && $0["app"] as? String == "ABCDE12345.com.example.AppOne"
                 }
             )
-            #expect(entries.contains { $0["name"] as? String == "errSecMissingEntitlement" && ($0["rule"] as? String)?.isEmpty == false })
+            #expect(
+                entries.contains {
+                    $0["name"] as? String == "errSecMissingEntitlement" && ($0["rule"] as? String)?.hasPrefix("access-group: ") == true
+                }
+            )
             #expect(!text.contains(secret) && !text.contains(Data(secret.utf8).base64EncodedString()), "the audit log holds no value")
             let mode = try FileManager.default.attributesOfItem(atPath: audit.path)[.posixPermissions] as? Int
             #expect(mode == 0o600)

@@ -59,8 +59,20 @@ import Testing
     func addingToAForeignGroupIsAlwaysMissingEntitlement(_ version: String) async {
         let engine = F.engine()
         let result = await engine.add(F.password(["agrp": .string(F.shared)]), client: F.client([F.other], version: version))
-        #expect(result.status == .missingEntitlement)
+        #expect(result.status == .missingEntitlement && result.rule == .accessGroup)
         #expect(result.reason?.contains(F.shared) == true)
+    }
+
+    /// The rule that decided travels with the status: -50 alone has thirty causes, so metrics and
+    /// the audit log count refusals by rule.
+    @Test func eachRefusalNamesItsRule() async {
+        let engine = F.engine()
+        #expect((await engine.add(F.password([:]), client: F.one)).rule == nil, "a success has no rule")
+        #expect((await engine.add(F.password([:]), client: F.one)).rule == .duplicate)
+        #expect((await engine.copyMatching(F.query(["acct": .string("nobody")]), client: F.one)).rule == .noMatch)
+        #expect((await engine.copyMatching(F.query(["u_ItemList": .array([])]), client: F.one)).rule == .queryForm)
+        #expect((await engine.add(F.password(["pdmn": .string("nonsense")]), client: F.one)).rule == .attribute)
+        #expect((await engine.copyMatching(["class": .string("nonsense")], client: F.one)).rule == .attribute)
     }
 
     /// A group written without its team prefix is refused, and the refusal names the group the

@@ -64,7 +64,7 @@ final class FixedSites: SiteApprovals {
         self.isDown = isDown
     }
 
-    func isApproved(appID: String, host: String) async throws -> Bool {
+    func isApproved(appID: AppID, host: String) async throws -> Bool {
         struct Down: Error {}
         if isDown { throw Down() }
         return approved.contains("\(appID)@\(host)")
@@ -75,7 +75,7 @@ final class FixedSites: SiteApprovals {
 final class RememberedApprovals: UserApprovals {
     let records = Mutex<[String: Bool]>([:])
 
-    func record(appID: String, host: String, approved: Bool) async {
+    func record(appID: AppID, host: String, approved: Bool) async {
         records.withLock { $0["\(appID)@\(host)"] = approved }
     }
 }
@@ -97,7 +97,7 @@ struct BrokerFixture {
         autoFill: Bool = true
     ) -> CallingApp {
         CallingApp(
-            appID: appID,
+            appID: appID.map { try! AppID($0) },
             name: "DemoApp",
             associatedDomains: domains,
             behaviour: BrokerBehaviour(platform: platform, version: try! OSVersion(version)),

@@ -6,7 +6,7 @@ enum AttributeConversion {
     /// The protection codes `SecAccessControlSetProtection` accepts.
     static func convert(_ value: SecValue, for spec: AttributeSpec) throws(SecItemError) -> SecValue {
         func invalid() -> SecItemError {
-            SecItemError(.param, "\(spec.code) cannot be a \(value.typeName)")
+            SecItemError(.param, .attribute, "\(spec.code) cannot be a \(value.typeName)")
         }
         switch spec.kind {
         case .string:
@@ -33,13 +33,13 @@ enum AttributeConversion {
             return value
         case .accessibility:
             guard let text = value.string, Accessibility(rawValue: text) != nil else {
-                throw SecItemError(.param, "pdmn must be one of ak, ck, dk, aku, cku, dku, akpu")
+                throw SecItemError(.param, .attribute, "pdmn must be one of ak, ck, dk, aku, cku, dku, akpu")
             }
             return value
         case .accessControl:
             guard case .dictionary(let entries) = value, let protection = entries["prot"]?.string, Accessibility(rawValue: protection) != nil
             else {
-                throw SecItemError(.param, "accc must be an access-control object with a valid protection")
+                throw SecItemError(.param, .attribute, "accc must be an access-control object with a valid protection")
             }
             return value
         }

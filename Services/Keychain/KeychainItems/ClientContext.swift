@@ -102,6 +102,7 @@ public struct ClientContext: Hashable, Sendable {
             let how = needsPassword ? ", with the keychain password (its partition \(side.partition) is not on the list)" : ""
             throw SecItemError(
                 .interactionNotAllowed,
+                .loginKeychainAccess,
                 "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user must allow it\(how)",
                 confirmation: .allowUse(item: name, needsPassword: needsPassword)
             )
@@ -116,6 +117,7 @@ public struct ClientContext: Hashable, Sendable {
         guard let side = fileSide, side.isLocked else { return }
         throw SecItemError(
             .interactionNotAllowed,
+            .loginKeychainLocked,
             "\(call): the login keychain is locked; the user must unlock it with their password",
             confirmation: .unlock(keychain: "login")
         )
@@ -133,6 +135,7 @@ public struct ClientContext: Hashable, Sendable {
         guard holdsWildcard, !mayHoldWildcard else { return }
         throw SecItemError(
             .missingEntitlement,
+            .accessGroup,
             "securityd: \(appID) holds the access group '*', which securityd honours only for Apple's platform binaries on its allow-list"
         )
     }
@@ -142,13 +145,13 @@ public struct ClientContext: Hashable, Sendable {
     /// keychain.md §1.7, src `appClipHasAcceptableAccessGroups`, test CTEST).
     func checkAppClipGroups(call: SecItemCall) throws(SecItemError) {
         guard isAppClip, accessGroups != [appID], accessGroups != [appID, AccessGroup.token.rawValue] else { return }
-        throw SecItemError(.restrictedAPI, "\(call): an App Clip may use no access group but its application identifier")
+        throw SecItemError(.restrictedAPI, .appClip, "\(call): an App Clip may use no access group but its application identifier")
     }
 
     /// An App Clip's items never synchronize: adding or updating one to `sync = 1` is -34020.
     func checkAppClipSync(_ synchronizable: ParsedQuery.Synchronizable, call: SecItemCall) throws(SecItemError) {
         guard isAppClip, case .only(true) = synchronizable else { return }
-        throw SecItemError(.restrictedAPI, "\(call): an App Clip's items cannot be synchronizable")
+        throw SecItemError(.restrictedAPI, .appClip, "\(call): an App Clip's items cannot be synchronizable")
     }
 
     /// For a refused group: the caller's own group that names it with its team prefix, the usual

@@ -12,7 +12,7 @@ extension KeychainEngine {
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(attributes)
             guard !client.writableGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, "SecItemAdd: \(client.appID) has no writable access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemAdd: \(client.appID) has no writable access group")
             }
             var dictionary = attributes
             if client.device.stripsQueryKeys {
@@ -21,24 +21,25 @@ extension KeychainEngine {
             }
             var query = try QueryParser.parse(dictionary)
             if query.useKeys["u_ItemList"] != nil {
-                throw SecItemError(.param, "SecItemAdd: kSecUseItemList is not supported")
+                throw SecItemError(.param, .queryForm, "SecItemAdd: kSecUseItemList is not supported")
             }
             if query.useKeys["u_AuthUI"]?.string == "u_AuthUIS" {
-                throw SecItemError(.param, "SecItemAdd: kSecUseAuthenticationUISkip is only for SecItemCopyMatching")
+                throw SecItemError(.param, .queryForm, "SecItemAdd: kSecUseAuthenticationUISkip is only for SecItemCopyMatching")
             }
             if query.hasValueRef {
-                throw SecItemError(.param, "SecItemAdd: kSecValueRef cannot be sent to the keychain; pass the item's data")
+                throw SecItemError(.param, .queryForm, "SecItemAdd: kSecValueRef cannot be sent to the keychain; pass the item's data")
             }
             if let reference = query.persistentRef, reference.count != 20 {
-                throw SecItemError(.param, "SecItemAdd: a legacy or token persistent reference cannot be added")
+                throw SecItemError(.param, .queryForm, "SecItemAdd: a legacy or token persistent reference cannot be added")
             }
             if query.itemClass == .identity {
-                throw SecItemError(.param, "SecItemAdd: an identity is added as its certificate and its key")
+                throw SecItemError(.param, .queryForm, "SecItemAdd: an identity is added as its certificate and its key")
             }
             let group = query.accessGroup ?? client.accessGroups[0]
             if !client.mayWrite(group) {
                 throw SecItemError(
                     .missingEntitlement,
+                    .accessGroup,
                     "SecItemAdd: \(client.appID) may not write to access group '\(group)'\(client.prefixHint(group))"
                 )
             }
@@ -49,13 +50,17 @@ extension KeychainEngine {
             try client.checkFileUnlocked(call: .add)
             if !client.device.canDecrypt(item.accessibility) {
                 // Encryption comes before the insert, so a locked device says so even for a duplicate (SD01).
-                throw SecItemError(.interactionNotAllowed, "SecItemAdd: the device is locked; \(item.accessibility.rawValue) items cannot be written")
+                throw SecItemError(
+                    .interactionNotAllowed,
+                    .deviceLocked,
+                    "SecItemAdd: the device is locked; \(item.accessibility.rawValue) items cannot be written"
+                )
             }
             try await store.write { writer in
                 do {
                     try writer.insert(item)
                 } catch let error as StoreError where error.code == .duplicate {
-                    throw SecItemError(.duplicateItem, "SecItemAdd: an item with the same primary key exists in '\(group)'")
+                    throw SecItemError(.duplicateItem, .duplicate, "SecItemAdd: an item with the same primary key exists in '\(group)'")
                 }
             }
             return .success(ResultShape.added(item, query: query, platform: client.device.platform))
@@ -67,7 +72,7 @@ extension KeychainEngine {
         var attributes = query.attributes
         if let control = attributes["accc"]?.dictionaryValue, let protection = control["prot"]?.string {
             if let given = attributes["pdmn"]?.string, given != protection {
-                throw SecItemError(.param, "SecItemAdd: conflicting kSecAttrAccessible and kSecAttrAccessControl")
+                throw SecItemError(.param, .queryForm, "SecItemAdd: conflicting kSecAttrAccessible and kSecAttrAccessControl")
             }
             attributes["pdmn"] = .string(protection)
         }
@@ -78,10 +83,10 @@ extension KeychainEngine {
         let synchronizable: Bool
         if case .only(true) = query.synchronizable { synchronizable = true } else { synchronizable = false }
         if synchronizable, let control = attributes["accc"]?.dictionaryValue, (control["flags"]?.number ?? 0) != 0 {
-            throw SecItemError(.param, "SecItemAdd: an item with kSecAttrAccessControl constraints is not synchronizable")
+            throw SecItemError(.param, .queryForm, "SecItemAdd: an item with kSecAttrAccessControl constraints is not synchronizable")
         }
         if attributes["pdmn"]?.string == Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, !client.device.hasPasscode {
-            throw SecItemError(.authFailed, "SecItemAdd: akpu items need a passcode, and the device has none")
+            throw SecItemError(.authFailed, .passcodeRequired, "SecItemAdd: akpu items need a passcode, and the device has none")
         }
         attributes["sync"] = .integer(synchronizable ? 1 : 0)
         for spec in query.itemClass.schema.primaryKey where attributes[spec.code] == nil {

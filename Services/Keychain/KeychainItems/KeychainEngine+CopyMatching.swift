@@ -9,7 +9,7 @@ extension KeychainEngine {
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(dictionary)
             guard !client.accessGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, "SecItemCopyMatching: \(client.appID) has no access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemCopyMatching: \(client.appID) has no access group")
             }
             var query = try QueryParser.parse(dictionary)
             if client.fileSide != nil, !query.returnsAnything {
@@ -22,19 +22,23 @@ extension KeychainEngine {
             if query.itemClass != .certificate && query.itemClass != .identity,
                 query.matchKeys["m_Issuers"] != nil || query.matchKeys["m_Policy"] != nil
             {
-                throw SecItemError(.unimplemented, "SecItemCopyMatching: kSecMatchIssuers and kSecMatchPolicy apply to certificates and identities")
+                throw SecItemError(
+                    .unimplemented,
+                    .queryForm,
+                    "SecItemCopyMatching: kSecMatchIssuers and kSecMatchPolicy apply to certificates and identities"
+                )
             }
             if query.itemClass != .internetPassword, query.matchKeys["m_HostOrSubdomainOfHost"] != nil {
-                throw SecItemError(.unimplemented, "SecItemCopyMatching: kSecMatchHostOrSubdomainOfHost applies to internet passwords")
+                throw SecItemError(.unimplemented, .queryForm, "SecItemCopyMatching: kSecMatchHostOrSubdomainOfHost applies to internet passwords")
             }
             if query.useKeys["u_ItemList"] != nil {
-                throw SecItemError(.param, "SecItemCopyMatching: kSecUseItemList is not supported")
+                throw SecItemError(.param, .queryForm, "SecItemCopyMatching: kSecUseItemList is not supported")
             }
             let limit = query.matchLimit ?? .count(1)
             if client.fileSide != nil, query.returnData, limit.returnsArray,
                 query.itemClass == .genericPassword || query.itemClass == .internetPassword
             {
-                throw SecItemError(.param, "SecItemCopyMatching: the file keychain returns no password data for more than one item")
+                throw SecItemError(.param, .queryForm, "SecItemCopyMatching: the file keychain returns no password data for more than one item")
             }
             var search = try filter(for: query, groups: client.accessGroups, client: client, loadData: query.returnData)
             search.limit = limit.maximum
@@ -44,7 +48,7 @@ extension KeychainEngine {
                 ? try await store.read { try IdentityJoin.pairs(matching: filter, in: $0).map(\.identity) }
                 : try await store.lookup(filter)
             guard !found.isEmpty else {
-                throw SecItemError(.itemNotFound, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
+                throw SecItemError(.itemNotFound, .noMatch, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
             }
             try checkAvailable(found, client: client, call: .copyMatching)
             if query.returnData {

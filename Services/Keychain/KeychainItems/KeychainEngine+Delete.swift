@@ -11,7 +11,7 @@ extension KeychainEngine {
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)
             guard !client.writableGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, "SecItemDelete: \(client.appID) has no writable access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemDelete: \(client.appID) has no writable access group")
             }
             try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .delete)
             var dictionary = query
@@ -21,10 +21,10 @@ extension KeychainEngine {
             let parsed = try QueryParser.parse(dictionary)
             try client.checkAppClipGroups(call: .delete)
             if !parsed.matchKeys.isEmpty {
-                throw SecItemError(.param, "SecItemDelete: kSecMatch keys (kSecMatchLimit included) are not allowed on iOS")
+                throw SecItemError(.param, .queryForm, "SecItemDelete: kSecMatch keys (kSecMatchLimit included) are not allowed on iOS")
             }
             if parsed.hasValueRef {
-                throw SecItemError(.param, "SecItemDelete: kSecValueRef is not supported")
+                throw SecItemError(.param, .queryForm, "SecItemDelete: kSecValueRef is not supported")
             }
             let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: false)
             let date = now()
@@ -46,7 +46,11 @@ extension KeychainEngine {
                 return items.count
             }
             guard deleted > 0 else {
-                throw SecItemError(.itemNotFound, "SecItemDelete: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups")
+                throw SecItemError(
+                    .itemNotFound,
+                    .noMatch,
+                    "SecItemDelete: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups"
+                )
             }
             return .success()
         }

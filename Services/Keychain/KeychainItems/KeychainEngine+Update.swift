@@ -17,7 +17,7 @@ extension KeychainEngine {
             try QueryParser.checkInternalAttributes(query)
             try QueryParser.checkInternalAttributes(attributesToUpdate)
             guard !client.writableGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, "SecItemUpdate: \(client.appID) has no writable access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemUpdate: \(client.appID) has no writable access group")
             }
             try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .update)
             var dictionary = query
@@ -27,22 +27,30 @@ extension KeychainEngine {
             let parsed = try QueryParser.parse(dictionary)
             try client.checkAppClipGroups(call: .update)
             if parsed.returnsAnything || parsed.returnData || dictionary.keys.contains(where: { $0.hasPrefix("r_") }) {
-                throw SecItemError(.param, "SecItemUpdate: kSecReturn keys are not allowed in the query")
+                throw SecItemError(.param, .queryForm, "SecItemUpdate: kSecReturn keys are not allowed in the query")
             }
             if let group = attributesToUpdate["agrp"]?.string, !client.mayWrite(group) {
                 if client.device.refusesForeignGroups {
-                    throw SecItemError(.missingEntitlement, "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'")
+                    throw SecItemError(
+                        .missingEntitlement,
+                        .accessGroup,
+                        "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'"
+                    )
                 }
-                throw SecItemError(.noAccessForItem, "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'")
+                throw SecItemError(.noAccessForItem, .accessGroup, "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'")
             }
             if !parsed.matchKeys.isEmpty {
-                throw SecItemError(.param, "SecItemUpdate: kSecMatch keys (kSecMatchLimit included) are not allowed in the query")
+                throw SecItemError(.param, .queryForm, "SecItemUpdate: kSecMatch keys (kSecMatchLimit included) are not allowed in the query")
             }
             if parsed.hasValueRef {
-                throw SecItemError(.param, "SecItemUpdate: kSecValueRef is not supported")
+                throw SecItemError(.param, .queryForm, "SecItemUpdate: kSecValueRef is not supported")
             }
             if parsed.itemClass == .identity, parsed.persistentRef != nil {
-                throw SecItemError(.internal, "SecItemUpdate: an identity cannot be updated by persistent reference (src CLI handleUpdateIdentity)")
+                throw SecItemError(
+                    .internal,
+                    .queryForm,
+                    "SecItemUpdate: an identity cannot be updated by persistent reference (src CLI handleUpdateIdentity)"
+                )
             }
             let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
             try client.checkAppClipSync(changes.synchronizable, call: .update)
@@ -64,7 +72,11 @@ extension KeychainEngine {
                     do {
                         try writer.replace(item, with: new)
                     } catch let error as StoreError where error.code == .duplicate {
-                        throw SecItemError(.duplicateItem, "SecItemUpdate: the change would give two items the same primary key; nothing was updated")
+                        throw SecItemError(
+                            .duplicateItem,
+                            .duplicate,
+                            "SecItemUpdate: the change would give two items the same primary key; nothing was updated"
+                        )
                     }
                     if item.isSynchronizable, item.primaryKey != new.primaryKey || item.keychain != new.keychain {
                         try writer.insert(engine.tombstone(of: item, at: date))
@@ -73,7 +85,11 @@ extension KeychainEngine {
                 return items.count
             }
             guard updated > 0 else {
-                throw SecItemError(.itemNotFound, "SecItemUpdate: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups")
+                throw SecItemError(
+                    .itemNotFound,
+                    .noMatch,
+                    "SecItemUpdate: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups"
+                )
             }
             return .success()
         }

@@ -24,7 +24,7 @@ public struct KeychainEngine: Sendable {
     /// every call, before anything is read (spec keychain.md §1.7).
     func perform(for client: ClientContext, _ body: () async throws -> SecItemResult) async -> SecItemResult {
         if client.isDenied {
-            return .failure(SecItemError(.notAvailable, "\(client.appID) is entitled com.apple.private.keychain.deny"))
+            return .failure(SecItemError(.notAvailable, .keychainDenied, "\(client.appID) is entitled com.apple.private.keychain.deny"))
         }
         do {
             try client.checkWildcard()
@@ -32,9 +32,9 @@ public struct KeychainEngine: Sendable {
         } catch let error as SecItemError {
             return .failure(error)
         } catch let error as StoreError {
-            return .failure(SecItemError(error.status, "the keychain database: \(error.message)"))
+            return .failure(SecItemError(error.status, .database, "the keychain database: \(error.message)"))
         } catch {
-            return .failure(SecItemError(.notAvailable, "the keychain database: \(error)"))
+            return .failure(SecItemError(.notAvailable, .database, "the keychain database: \(error)"))
         }
     }
 
@@ -62,10 +62,15 @@ public struct KeychainEngine: Sendable {
     func checkExplicitGroup(_ group: String?, allowed: (String) -> Bool, client: ClientContext, call: SecItemCall) throws(SecItemError) {
         guard let group, !allowed(group) else { return }
         if client.device.refusesForeignGroups {
-            throw SecItemError(.missingEntitlement, "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group))")
+            throw SecItemError(
+                .missingEntitlement,
+                .accessGroup,
+                "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group))"
+            )
         }
         throw SecItemError(
             .itemNotFound,
+            .accessGroup,
             "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group)); before iOS 13 such a query finds nothing"
         )
     }
@@ -81,10 +86,10 @@ public struct KeychainEngine: Sendable {
         var uuid: UUID? = nil
         if let reference = query.persistentRef {
             if !attributes.keys.allSatisfy({ $0 == "agrp" }) {
-                throw SecItemError(.param, "a query by persistent reference may not also name attributes")
+                throw SecItemError(.param, .queryForm, "a query by persistent reference may not also name attributes")
             }
             guard let parsed = PersistentRef(reference), parsed.itemClass == query.itemClass else {
-                throw SecItemError(.param, "v_PersistentRef is not a persistent reference to a \(query.itemClass.rawValue) item")
+                throw SecItemError(.param, .queryForm, "v_PersistentRef is not a persistent reference to a \(query.itemClass.rawValue) item")
             }
             // A persistent reference names one item; it gets no implicit sync condition (§2.4).
             uuid = parsed.uuid
@@ -110,6 +115,7 @@ public struct KeychainEngine: Sendable {
         if let locked = items.first(where: { !client.device.canDecrypt($0.accessibility) }) {
             throw SecItemError(
                 .interactionNotAllowed,
+                .deviceLocked,
                 "\(call): an item protected \(locked.accessibility.rawValue) cannot be used while the device is locked"
             )
         }

@@ -15,14 +15,14 @@ public enum QueryParser {
     /// Rejects the private attributes no client may pass (src SRV `queryHasValidAttributes`).
     public static func checkInternalAttributes(_ dictionary: [String: SecValue]) throws(SecItemError) {
         if dictionary["clip"] != nil {
-            throw SecItemError(.param, "the private attribute clip (kSecAttrAppClipItem) may not be passed")
+            throw SecItemError(.param, .queryForm, "the private attribute clip (kSecAttrAppClipItem) may not be passed")
         }
     }
 
     /// Parses a query or an add dictionary.
     public static func parse(_ dictionary: [String: SecValue]) throws(SecItemError) -> ParsedQuery {
         if dictionary.count > keyLimit {
-            throw SecItemError(.param, "\(dictionary.count) keys is more than the \(keyLimit) a query may have")
+            throw SecItemError(.param, .queryForm, "\(dictionary.count) keys is more than the \(keyLimit) a query may have")
         }
         var query = ParsedQuery(itemClass: try itemClass(of: dictionary))
         for key in dictionary.keys.sorted() {
@@ -34,20 +34,20 @@ public enum QueryParser {
     /// Parses `attributesToUpdate`: every key but `kSecValueData` is an attribute (src `query_update_applier`).
     public static func parseUpdate(_ dictionary: [String: SecValue], itemClass: ItemClass) throws(SecItemError) -> ParsedQuery {
         if dictionary.count > keyLimit {
-            throw SecItemError(.param, "\(dictionary.count) keys is more than the \(keyLimit) a query may have")
+            throw SecItemError(.param, .queryForm, "\(dictionary.count) keys is more than the \(keyLimit) a query may have")
         }
         var update = ParsedQuery(itemClass: itemClass)
         for key in dictionary.keys.sorted() {
             let value = dictionary[key]!
             if key == "v_Data" {
-                guard case .data(let data) = value else { throw SecItemError(.param, "v_Data must be CFData") }
+                guard case .data(let data) = value else { throw SecItemError(.param, .queryForm, "v_Data must be CFData") }
                 update.valueData = data
             } else if key == "musr" || key == "nleg" {
                 continue
             } else if key.utf8.count == 4, let spec = itemClass.schema[key] {
                 try applyAttribute(spec, value, to: &update)
             } else {
-                throw SecItemError(.noSuchAttr, "'\(key)' is not an attribute of \(itemClass.rawValue) and cannot be updated")
+                throw SecItemError(.noSuchAttr, .attribute, "'\(key)' is not an attribute of \(itemClass.rawValue) and cannot be updated")
             }
         }
         return update
@@ -59,11 +59,11 @@ public enum QueryParser {
             if case .data(let data)? = dictionary["v_PersistentRef"], let reference = PersistentRef(data) {
                 return reference.itemClass
             }
-            throw SecItemError(.param, "kSecClass is missing")
+            throw SecItemError(.param, .queryForm, "kSecClass is missing")
         }
-        guard let name = value.string else { throw SecItemError(.param, "kSecClass must be a CFString") }
+        guard let name = value.string else { throw SecItemError(.param, .queryForm, "kSecClass must be a CFString") }
         guard let itemClass = ItemClass(rawValue: name) else {
-            throw SecItemError(.noSuchClass, "'\(name)' is not a keychain item class")
+            throw SecItemError(.noSuchClass, .attribute, "'\(name)' is not a keychain item class")
         }
         return itemClass
     }
@@ -74,21 +74,21 @@ public enum QueryParser {
             // kSecUseDataProtectionKeychain is dispatched as an attribute and ignored by the daemon.
             if key == "nleg" || key == "musr" { return }
             guard let spec = query.itemClass.schema[key] ?? (key == "tomb" ? AttributeSpec("tomb", .number) : nil) else {
-                throw SecItemError(.noSuchAttr, "'\(key)' is not an attribute of \(query.itemClass.rawValue)")
+                throw SecItemError(.noSuchAttr, .attribute, "'\(key)' is not an attribute of \(query.itemClass.rawValue)")
             }
             try applyAttribute(spec, value, to: &query)
             return
         }
         guard key.utf8.count > 1, let first = key.first else {
-            throw SecItemError(.param, "'\(key)' is not a SecItem key")
+            throw SecItemError(.param, .queryForm, "'\(key)' is not a SecItem key")
         }
         switch first {
         case "m":
             query.matchKeys[key] = value
             if key == "m_Limit" { query.matchLimit = try matchLimit(value) }
         case "r":
-            guard returnKeys.contains(key) else { throw SecItemError(.param, "'\(key)' is not a kSecReturn key") }
-            guard case .bool(let flag) = value else { throw SecItemError(.param, "\(key) must be a CFBoolean") }
+            guard returnKeys.contains(key) else { throw SecItemError(.param, .queryForm, "'\(key)' is not a kSecReturn key") }
+            guard case .bool(let flag) = value else { throw SecItemError(.param, .queryForm, "\(key) must be a CFBoolean") }
             switch key {
             case "r_Data": query.returnData = flag
             case "r_Attributes": query.returnAttributes = flag
@@ -96,28 +96,28 @@ public enum QueryParser {
             default: query.returnPersistentRef = flag
             }
         case "u":
-            guard useKeys.contains(key) else { throw SecItemError(.param, "'\(key)' is not a kSecUse key") }
+            guard useKeys.contains(key) else { throw SecItemError(.param, .queryForm, "'\(key)' is not a kSecUse key") }
             if key == "u_AuthUI", !(value.string.map(authUIValues.contains) ?? false) {
-                throw SecItemError(.param, "u_AuthUI must be kSecUseAuthenticationUIAllow, Fail or Skip")
+                throw SecItemError(.param, .queryForm, "u_AuthUI must be kSecUseAuthenticationUIAllow, Fail or Skip")
             }
             query.useKeys[key] = value
         case "v":
             switch key {
             case "v_Data":
-                guard case .data(let data) = value else { throw SecItemError(.param, "v_Data must be CFData") }
+                guard case .data(let data) = value else { throw SecItemError(.param, .queryForm, "v_Data must be CFData") }
                 query.valueData = data
             case "v_Ref":
                 query.hasValueRef = true
             case "v_PersistentRef":
-                guard case .data(let data) = value else { throw SecItemError(.param, "v_PersistentRef must be CFData") }
+                guard case .data(let data) = value else { throw SecItemError(.param, .queryForm, "v_PersistentRef must be CFData") }
                 query.persistentRef = data
             default:
-                throw SecItemError(.param, "'\(key)' is not a kSecValue key")
+                throw SecItemError(.param, .queryForm, "'\(key)' is not a kSecValue key")
             }
         case "f":
             return
         default:
-            throw SecItemError(.param, "'\(key)' is not a SecItem key")
+            throw SecItemError(.param, .queryForm, "'\(key)' is not a SecItem key")
         }
     }
 
@@ -139,7 +139,7 @@ public enum QueryParser {
         case .string("m_LimitOne"): return .count(1)
         case .string("m_LimitAll"): return .all
         case .integer(let count) where count > 0: return .count(Int(clamping: count))
-        default: throw SecItemError(.param, "m_Limit must be kSecMatchLimitOne, kSecMatchLimitAll or a positive CFNumber")
+        default: throw SecItemError(.param, .queryForm, "m_Limit must be kSecMatchLimitOne, kSecMatchLimitAll or a positive CFNumber")
         }
     }
 }

@@ -6,18 +6,19 @@ public struct SecItemResult: Hashable, Sendable {
     public var status: SecStatus
     /// The result object, shaped as Apple shapes it; `nil` when there is none.
     public var result: SecValue?
-    /// The rule that decided a non-zero status.
+    /// The rule that decided a non-zero status, and what it found.
+    public var rule: SecItemError.Rule?
     public var reason: String?
     /// What the device's user must do first on a login keychain (see ``SecItemError``).
     public var confirmation: Confirmation?
 
     /// A success with an optional result.
     public static func success(_ result: SecValue? = nil) -> SecItemResult {
-        SecItemResult(status: .success, result: result, reason: nil)
+        SecItemResult(status: .success, result: result, rule: nil, reason: nil)
     }
 
     /// A failure.
     public static func failure(_ error: SecItemError) -> SecItemResult {
-        SecItemResult(status: error.status, result: nil, reason: error.reason, confirmation: error.confirmation)
+        SecItemResult(status: error.status, result: nil, rule: error.rule, reason: error.reason, confirmation: error.confirmation)
     }
 }

@@ -57,6 +57,7 @@ struct KeychainCalls: Sendable {
             app: client.appID,
             function: call.function,
             status: result.status,
+            rule: result.rule,
             reason: result.reason,
             duration: ContinuousClock.now - started
         )
@@ -87,7 +88,7 @@ struct KeychainCalls: Sendable {
 
     func perform(_ call: SecItemCall, _ body: KeychainAPI.CallRequest, client: ClientContext) async -> SecItemResult {
         if let refusal = body.oversizedData(function: call.function) {
-            return .failure(SecItemError(.param, refusal.reason ?? ""))
+            return .failure(SecItemError(.param, .dataSize, refusal.reason ?? ""))
         }
         switch call {
         case .add: return await engine.add(body.query, client: client)

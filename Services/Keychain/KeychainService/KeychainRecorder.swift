@@ -1,5 +1,6 @@
 import Foundation
 import KeychainAPI
+import KeychainItems
 import KeychainStore
 import KeychainTypes
 import Metrics
@@ -16,13 +17,14 @@ struct KeychainRecorder: Sendable {
         self.audit = audit
     }
 
-    /// A call the engine answered, `status` and the rule behind it.
-    func call(device: String, app: String, function: String, status: SecStatus, reason: String?, duration: Duration) {
-        audit.record(.init(time: Date(), device: device, app: app, operation: function, status: status.code, name: status.name, rule: reason))
+    /// A call the engine answered, `status` and the rule behind it (`access-group: …`).
+    func call(device: String, app: String, function: String, status: SecStatus, rule: SecItemError.Rule?, reason: String?, duration: Duration) {
+        let decided = rule.map { "\($0): \(reason ?? "")" } ?? reason
+        audit.record(.init(time: Date(), device: device, app: app, operation: function, status: status.code, name: status.name, rule: decided))
         let metrics = handles.call(function: function, status: status)
         metrics.calls.increment()
         metrics.duration.record(duration)
-        metrics.refusals?.increment()
+        if let rule, status != .success { handles.refusals(rule).increment() }
     }
 
     /// A call, or an app's registration, refused before the keychain: `code` is the problem
@@ -53,7 +55,6 @@ private final class Handles: Sendable {
     struct Call {
         let calls: Counter
         let duration: Metrics.Timer
-        let refusals: Counter?
     }
 
     private struct Key: Hashable {
@@ -62,6 +63,7 @@ private final class Handles: Sendable {
     }
 
     private let made = Mutex<[Key: Call]>([:])
+    private let refused = Mutex<[SecItemError.Rule: Counter]>([:])
     private let counted = Mutex<Set<String>>([])
 
     /// The keychains counted before that hold no item now; remembers `now` for the next scrape.
@@ -78,11 +80,20 @@ private final class Handles: Sendable {
             if let handles = made[key] { return handles }
             let handles = Call(
                 calls: Counter(label: "keychain_calls_total", dimensions: [("operation", function), ("status", status.name)]),
-                duration: Metrics.Timer(label: "keychain_call_duration_seconds", dimensions: [("operation", function)]),
-                refusals: status == .success ? nil : Counter(label: "keychain_refusals_total", dimensions: [("rule", status.name)])
+                duration: Metrics.Timer(label: "keychain_call_duration_seconds", dimensions: [("operation", function)])
             )
             made[key] = handles
             return handles
+        }
+    }
+
+    /// `keychain_refusals_total{rule}` of an engine rule (`access-group`), made once.
+    func refusals(_ rule: SecItemError.Rule) -> Counter {
+        refused.withLock { made in
+            if let counter = made[rule] { return counter }
+            let counter = Counter(label: "keychain_refusals_total", dimensions: [("rule", rule.rawValue)])
+            made[rule] = counter
+            return counter
         }
     }
 }

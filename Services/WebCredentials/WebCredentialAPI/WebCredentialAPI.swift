@@ -114,12 +114,12 @@ public enum WebCredentialAPI {
 
     /// `GET /v1/approvals`: what the device's user last decided for an app and a site.
     public struct UserApproval: Codable, Hashable, Sendable {
-        public var appID: String
+        public var appID: AppID
         public var host: String
         public var approved: Bool
         public var updated: Date
 
-        public init(appID: String, host: String, approved: Bool, updated: Date) {
+        public init(appID: AppID, host: String, approved: Bool, updated: Date) {
             self.appID = appID
             self.host = host
             self.approved = approved

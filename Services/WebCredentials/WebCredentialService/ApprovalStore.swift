@@ -1,3 +1,4 @@
+public import AppIdentity
 public import Foundation
 import GRDB
 public import WebCredentialAPI
@@ -29,11 +30,11 @@ public final class ApprovalStore: Sendable {
     }
 
     /// Records the user's latest decision.
-    public func record(device: String, appID: String, host: String, approved: Bool, at date: Date = Date()) throws {
+    public func record(device: String, appID: AppID, host: String, approved: Bool, at date: Date = Date()) throws {
         try database.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO approvals (device, appID, host, approved, updated) VALUES (?, ?, ?, ?, ?)",
-                arguments: [device, appID, host, approved, date.timeIntervalSince1970]
+                arguments: [device, appID.rawValue, host, approved, date.timeIntervalSince1970]
             )
         }
     }
@@ -43,7 +44,7 @@ public final class ApprovalStore: Sendable {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM approvals WHERE device = ? ORDER BY appID, host", arguments: [device]).map { row in
                 WebCredentialAPI.UserApproval(
-                    appID: row["appID"],
+                    appID: try AppID(row["appID"] as String),
                     host: row["host"],
                     approved: row["approved"],
                     updated: Date(timeIntervalSince1970: row["updated"])

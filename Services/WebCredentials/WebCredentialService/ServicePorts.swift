@@ -1,3 +1,4 @@
+import AppIdentity
 import AssociationAPI
 import Foundation
 import KeychainAPI
@@ -23,10 +24,10 @@ struct AssociationdSites: SiteApprovals {
     let client: ServiceClient
     let device: String
 
-    func isApproved(appID: String, host: String) async throws -> Bool {
+    func isApproved(appID: AppID, host: String) async throws -> Bool {
         var query = URLComponents()
         query.queryItems = [
-            URLQueryItem(name: "app", value: appID), URLQueryItem(name: "host", value: host),
+            URLQueryItem(name: "app", value: appID.rawValue), URLQueryItem(name: "host", value: host),
             URLQueryItem(name: "service", value: "webcredentials"), URLQueryItem(name: "device", value: device),
         ]
         let answer = try await client.get(
@@ -43,7 +44,7 @@ struct DeviceApprovals: UserApprovals {
     let store: ApprovalStore
     let device: String
 
-    func record(appID: String, host: String, approved: Bool) async {
+    func record(appID: AppID, host: String, approved: Bool) async {
         try? store.record(device: device, appID: appID, host: host, approved: approved)
     }
 }

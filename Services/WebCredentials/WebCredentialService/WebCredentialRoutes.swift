@@ -112,7 +112,7 @@ struct WebCredentialRoutes: Sendable {
             )
         }
         return CallingApp(
-            appID: app.appID.rawValue,
+            appID: app.appID,
             name: caller.appName,
             associatedDomains: app.entitlements.associatedDomains,
             behaviour: BrokerBehaviour(platform: caller.platform, version: caller.osVersion),
@@ -138,7 +138,7 @@ struct WebCredentialRoutes: Sendable {
         context.logger.info(
             "\(call)",
             metadata: [
-                "device.udid": "\(device.udid)", "app.id": "\(app.appID ?? "?")", "domain": "\(domain ?? "<NULL>")",
+                "device.udid": "\(device.udid)", "app.id": "\(app.appID?.rawValue ?? "?")", "domain": "\(domain ?? "<NULL>")",
                 "account": "\(account ?? "<NULL>")", "behaviour": "\(app.behaviour.summary)",
                 "status": "\(outcome.status)", "prompt": "\(outcome.prompt?.kind.rawValue ?? "-")", "reason": "\(outcome.reason ?? "")",
                 "error": "\(outcome.error.map { "\($0.domain) \($0.code)" } ?? "-")",

@@ -1,3 +1,4 @@
+import AppIdentity
 import KeychainTypes
 import UserAnswers
 public import WebCredentialAPI
@@ -18,8 +19,11 @@ extension SharedCredentialBroker {
             return .failure(SecStatus.param.code, "No domain provided")
         }
         // 3. The entitlement.
-        if let refusal = Self.entitlementRefusal(app, domain) { return refusal }
-        let appID = app.appID ?? ""  // present: the check above refuses an app without one
+        let appID: AppID
+        switch Self.entitledAppID(app, domain) {
+        case .success(let entitled): appID = entitled
+        case .failure(let refusal): return refusal.outcome
+        }
         do {
             // 4. Site approval.
             guard try await isApproved(appID, domain.host) else {
@@ -43,15 +47,17 @@ extension SharedCredentialBroker {
         }
     }
 
-    /// d.3 step 3: an `application-identifier`, and the host in a `webcredentials:` entry.
-    static func entitlementRefusal(_ app: CallingApp, _ domain: CredentialDomain) -> WebCredentialAPI.Outcome? {
-        guard app.appID != nil else {
-            return .failure(SecStatus.missingEntitlement.code, "Missing application-identifier entitlement")
+    /// d.3 step 3: an `application-identifier`, and the host in a `webcredentials:` entry; the
+    /// identifier, or the refusal.
+    static func entitledAppID(_ app: CallingApp, _ domain: CredentialDomain) -> Result<AppID, Refused> {
+        guard let appID = app.appID else {
+            return .failure(Refused(outcome: .failure(SecStatus.missingEntitlement.code, "Missing application-identifier entitlement")))
         }
         guard domain.isEntitled(by: app.associatedDomains, behaviour: app.behaviour) else {
-            return .failure(SecStatus.missingEntitlement.code, "\(domain.host) not found in com.apple.developer.associated-domains entitlement")
+            let message = "\(domain.host) not found in com.apple.developer.associated-domains entitlement"
+            return .failure(Refused(outcome: .failure(SecStatus.missingEntitlement.code, message)))
         }
-        return nil
+        return .success(appID)
     }
 
     private func apply(
@@ -61,7 +67,7 @@ extension SharedCredentialBroker {
         domain: CredentialDomain,
         account: String,
         app: CallingApp,
-        appID: String
+        appID: AppID
     ) async throws(Unreachable) -> WebCredentialAPI.Outcome {
         let host = domain.host
         switch (existing, request.password) {
@@ -94,7 +100,7 @@ extension SharedCredentialBroker {
 
     /// "Not Now": user approval becomes denied, and securityd returns false without an error,
     /// which the client reads as success (d.3 quirk): the app cannot tell.
-    private func declined(_ appID: String, _ host: String, _ what: String) async -> WebCredentialAPI.Outcome {
+    private func declined(_ appID: AppID, _ host: String, _ what: String) async -> WebCredentialAPI.Outcome {
         await users.record(appID: appID, host: host, approved: false)
         return WebCredentialAPI.Outcome(
             status: 0,

@@ -196,11 +196,11 @@ extension SharedCredentialBroker {
     /// public-key-credential entitlement, and the page's origin must be `https` on the relying
     /// party's domain or a subdomain of it (WebAuthn's RP ID rule), with no association needed.
     func clientOrigin(app: CallingApp, relyingParty: String, requested: String?) async throws(Unreachable) -> Result<String, Refused> {
-        let appID = app.appID ?? "(none)"
+        let appName = app.appID?.rawValue ?? "(none)"
         if let requested {
             guard app.isWebBrowser else {
                 return .failure(
-                    Refused(outcome: Self.authorizationFailure(.failed, "\(appID) is not entitled to make passkey requests for web origins"))
+                    Refused(outcome: Self.authorizationFailure(.failed, "\(appName) is not entitled to make passkey requests for web origins"))
                 )
             }
             guard let url = URLComponents(string: requested), url.scheme == "https", let host = url.host?.lowercased(),
@@ -213,9 +213,9 @@ extension SharedCredentialBroker {
             return .success(requested)
         }
         let refusal = Refused(
-            outcome: Self.authorizationFailure(.failed, "Application with identifier \(appID) is not associated with domain \(relyingParty)")
+            outcome: Self.authorizationFailure(.failed, "Application with identifier \(appName) is not associated with domain \(relyingParty)")
         )
-        guard app.appID != nil, let domain = CredentialDomain(relyingParty, behaviour: app.behaviour),
+        guard let appID = app.appID, let domain = CredentialDomain(relyingParty, behaviour: app.behaviour),
             domain.isEntitled(by: app.associatedDomains, behaviour: app.behaviour)
         else { return .failure(refusal) }
         return try await isApproved(appID, relyingParty) ? .success("https://\(relyingParty)") : .failure(refusal)

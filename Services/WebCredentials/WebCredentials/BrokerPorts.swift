@@ -1,3 +1,4 @@
+public import AppIdentity
 public import KeychainTypes
 
 /// The SecItem calls the broker makes in one device's keychain, in `com.apple.cfnetwork` (keychaind).
@@ -21,19 +22,19 @@ public struct KeychainAnswer: Sendable {
 /// A pending site is fetched again first (SWCREF: "whenever the app calls").
 public protocol SiteApprovals: Sendable {
     /// Throws when associationd cannot be reached.
-    func isApproved(appID: String, host: String) async throws -> Bool
+    func isApproved(appID: AppID, host: String) async throws -> Bool
 }
 
 /// User approval per (app, host), which swcagent records: denied after "Not Now", approved after
 /// picking a password. It never gates a call (d.3 step 4), but it is kept and shown.
 public protocol UserApprovals: Sendable {
-    func record(appID: String, host: String, approved: Bool) async
+    func record(appID: AppID, host: String, approved: Bool) async
 }
 
 /// The app making the call, as its verified signature and its device describe it.
 public struct CallingApp: Sendable {
     /// The application identifier; `nil` when the signature carries none.
-    public let appID: String?
+    public let appID: AppID?
     /// The display name prompts show.
     public let name: String
     /// `com.apple.developer.associated-domains`, verbatim.
@@ -46,7 +47,7 @@ public struct CallingApp: Sendable {
     public let isWebBrowser: Bool
 
     public init(
-        appID: String?,
+        appID: AppID?,
         name: String,
         associatedDomains: [String],
         behaviour: BrokerBehaviour,

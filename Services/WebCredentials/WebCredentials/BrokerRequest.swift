@@ -1,3 +1,4 @@
+import AppIdentity
 import KeychainTypes
 import SiteAssociation
 import UserAnswers
@@ -23,13 +24,17 @@ extension SharedCredentialBroker {
         let texts = request.fqdn.map { [$0] } ?? Self.entitlementDomains(app)
         guard !texts.isEmpty else { return .failure(SecStatus.param.code, "No domain provided") }
         var domains: [CredentialDomain] = []
+        var entitled: AppID? = nil
         for text in texts {
             guard let domain = CredentialDomain(text, behaviour: app.behaviour) else { return .failure(SecStatus.param.code, "No domain provided") }
             // Any domain failing the entitlement check aborts the whole request.
-            if let refusal = Self.entitlementRefusal(app, domain) { return refusal }
+            switch Self.entitledAppID(app, domain) {
+            case .success(let appID): entitled = appID
+            case .failure(let refusal): return refusal.outcome
+            }
             domains.append(domain)
         }
-        let appID = app.appID ?? ""
+        guard let appID = entitled else { return .failure(SecStatus.param.code, "No domain provided") }
         var found: [SavedPassword] = []
         for domain in domains {
             do {

@@ -1,3 +1,4 @@
+import AppIdentity
 import KeychainTypes
 import UserAnswers
 import WebCredentialAPI
@@ -31,7 +32,7 @@ public struct SharedCredentialBroker: Sendable {
     }
 
     /// Site approval, with associationd's failure as an outcome.
-    func isApproved(_ appID: String, _ host: String) async throws(Unreachable) -> Bool {
+    func isApproved(_ appID: AppID, _ host: String) async throws(Unreachable) -> Bool {
         do {
             return try await sites.isApproved(appID: appID, host: host)
         } catch {
