@@ -2,7 +2,7 @@ public import LabErrors
 
 /// The name of a keychain access group, such as `ABCDE12345.com.example.SharedItems` or
 /// `group.com.example.AppSuite`. Never empty: the empty string is always an invalid group.
-public struct AccessGroup: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct AccessGroup: IdentifierText, Comparable {
     /// The group name; securityd compares it exactly and case-sensitively.
     public let rawValue: String
 
@@ -26,19 +26,5 @@ public struct AccessGroup: Hashable, Comparable, Sendable, Codable, CustomString
 
     private init(unchecked rawValue: String) {
         self.rawValue = rawValue
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: AccessGroup, rhs: AccessGroup) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(String.self)
-        try self.init(value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

@@ -2,7 +2,7 @@ public import LabErrors
 
 /// An application identifier: an app ID prefix (the team ID or a legacy bundle seed ID) and a
 /// bundle ID, such as `ABCDE12345.com.example.AppOne`. It names the app's private access group.
-public struct AppID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct AppID: IdentifierText, Comparable {
     /// The team ID or bundle seed ID before the first dot.
     public let prefix: TeamID
     /// The bundle ID after it.
@@ -25,25 +25,11 @@ public struct AppID: Hashable, Comparable, Sendable, Codable, CustomStringConver
 
     /// `PREFIX.bundle.id`.
     public var rawValue: String { prefix.prefix + bundleID.rawValue }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: AppID, rhs: AppID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(String.self)
-        try self.init(value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// The App ID registered for a profile: explicit (`ABCDE12345.com.example.AppOne`) or wildcard
 /// (`ABCDE12345.*`, `ABCDE12345.com.example.*`), as the developer portal allows.
-public struct AppIDPattern: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct AppIDPattern: IdentifierText {
     /// The pattern as written in a profile's `application-identifier` entitlement.
     public let rawValue: String
 
@@ -78,17 +64,5 @@ public struct AppIDPattern: Hashable, Sendable, Codable, CustomStringConvertible
     /// Whether `appID` is the App ID this pattern names, or one its wildcard covers.
     public func matches(_ appID: AppID) -> Bool {
         EntitlementPattern(rawValue).matches(appID.rawValue)
-    }
-
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(String.self)
-        try self.init(value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

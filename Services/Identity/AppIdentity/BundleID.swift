@@ -1,7 +1,7 @@
 public import LabErrors
 
 /// A bundle identifier in reverse-DNS form, such as `com.example.AppOne`.
-public struct BundleID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct BundleID: IdentifierText, Comparable {
     /// The identifier.
     public let rawValue: String
 
@@ -22,18 +22,4 @@ public struct BundleID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     }
 
     private static let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.".utf8)
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: BundleID, rhs: BundleID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(String.self)
-        try self.init(value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -3,7 +3,7 @@ public import LabErrors
 /// A development team's identifier: ten upper-case letters or digits, such as `ABCDE12345`.
 ///
 /// A legacy bundle seed ID has the same form, so this type also carries app ID prefixes.
-public struct TeamID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct TeamID: IdentifierText, Comparable {
     /// The ten characters.
     public let rawValue: String
 
@@ -26,18 +26,4 @@ public struct TeamID: Hashable, Comparable, Sendable, Codable, CustomStringConve
 
     /// The prefix Xcode writes for `$(TeamIdentifierPrefix)` or `$(AppIdentifierPrefix)`: the ID and a dot.
     public var prefix: String { rawValue + "." }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: TeamID, rhs: TeamID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(String.self)
-        try self.init(value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
