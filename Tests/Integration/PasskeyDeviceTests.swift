@@ -67,7 +67,7 @@ import WorldTestSupport
                 lab,
                 "phone",
                 "com.example.DemoApp",
-                ["register", "example.com", "--user", "alice", "--user-id", userID, "--challenge", challenge]
+                ["register", "example.com", "--user", "alice", "--user-id=\(userID)", "--challenge=\(challenge)"]
             )
             let registration = try #require(made["passkey"] as? [String: Any], "\(made)")
             let id = try #require(registration["credentialID"] as? String)
@@ -90,12 +90,9 @@ import WorldTestSupport
             let signIn = try Self.json(try web.api("POST", "passkeys/authentication/options", "{}").body)
             let request = try #require(signIn["publicKey"] as? [String: Any])
             try Self.answer(lab, "pad", ["pick 1"])
-            let asserted = try Self.passkey(
-                lab,
-                "pad",
-                "com.example.DemoApp",
-                ["assert", "example.com", "--challenge", try #require(request["challenge"] as? String)]
-            )
+            // A base64url challenge may start with '-': given as --challenge=VALUE, never as an option.
+            let signInChallenge = try #require(request["challenge"] as? String)
+            let asserted = try Self.passkey(lab, "pad", "com.example.DemoApp", ["assert", "example.com", "--challenge=\(signInChallenge)"])
             let assertion = try #require(asserted["passkey"] as? [String: Any], "\(asserted)")
             #expect(assertion["credentialID"] as? String == id)
             let answer: [String: Any] = [
