@@ -191,6 +191,21 @@ let package = Package(
             path: "Services/World/WorldFile",
             swiftSettings: strictSettings
         ),
+        /// An Xcode project's targets and build settings, read from `project.pbxproj` (the old-style
+        /// property list Xcode writes) and expanded as Xcode expands them.
+        .target(
+            name: "XcodeProject",
+            dependencies: ["LabErrors"],
+            path: "Services/World/XcodeProject",
+            swiftSettings: strictSettings
+        ),
+        /// A real project as a world (`kclab world import`): its apps and their entitlements.
+        .target(
+            name: "WorldImport",
+            dependencies: ["AppIdentity", "LabErrors", "XcodeProject", product("Yams")],
+            path: "Services/World/WorldImport",
+            swiftSettings: strictSettings
+        ),
         /// What the lab's scripted users answer to prompts (`approve`, `pick 2`, `wait 2s then decline`):
         /// the world file's vocabulary and webcredentiald's prompt answers.
         .target(
@@ -695,6 +710,8 @@ let package = Package(
                 "WebsiteFixture",
                 "WorldFile",
                 "WorldBuilder",
+                "WorldImport",
+                "XcodeProject",
                 product("ArgumentParser"),
                 product("NIOSSL"),
                 product("NIOHTTP1"),
@@ -720,6 +737,7 @@ let package = Package(
                 "WebAuthn",
                 "WorldBuilder",
                 "WorldFile",
+                "XcodeProject",
                 product("Crypto"),
                 product("SwiftASN1"),
                 product("X509"),
@@ -809,7 +827,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorldFileTests",
-            dependencies: ["UserAnswers", "WebCredentialAPI", "WorldFile"],
+            dependencies: ["AppIdentity", "LabErrors", "UserAnswers", "WebCredentialAPI", "WorldFile", "WorldImport", "XcodeProject"],
             path: "Tests/WorldFileTests",
             swiftSettings: strictSettings
         ),

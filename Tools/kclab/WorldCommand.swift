@@ -12,7 +12,7 @@ struct WorldCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "world",
         abstract: "Check and build world files.",
-        subcommands: [Build.self, Check.self]
+        subcommands: [Build.self, Check.self, Import.self]
     )
 }
 

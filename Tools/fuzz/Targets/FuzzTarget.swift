@@ -12,6 +12,7 @@ import LoginService
 import SiteAssociation
 import WebAuthn
 import WorldFile
+import XcodeProject
 
 /// One parser under fuzzing: the seeds its inputs grow from, and the call that must end with a
 /// value or an error for any bytes, never a crash.
@@ -43,6 +44,7 @@ public struct FuzzTarget: Sendable {
         case "webauthn-cbor": InputShape.cbor
         case "device-requests": InputShape.deviceRequest
         case "cms": InputShape.cms
+        case "pbxproj": InputShape.pbxproj
         default: []
         }
     }
@@ -167,6 +169,18 @@ public struct FuzzTarget: Sendable {
             },
             FuzzTarget(name: "world-yaml", about: "the world file", seeds: [Array(demoWorld.utf8)]) { bytes in
                 _ = try? World.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+            },
+            FuzzTarget(
+                name: "pbxproj",
+                about: "Xcode's project.pbxproj (old-style property lists), and the build settings kclab world import expands",
+                seeds: [InputShape.pbxprojSeed]
+            ) { bytes in
+                guard let plist = try? OpenStepPlistReader.read(bytes),
+                    let project = try? XcodeProject(plist, name: "Fuzz", sourceRoot: URL(fileURLWithPath: "/nonexistent"), readingFiles: false)
+                else { return }
+                for target in project.targets {
+                    _ = BuildSettings(project: project, target: target, configuration: "Debug", sdk: "iphoneos").value("PRODUCT_BUNDLE_IDENTIFIER")
+                }
             },
             FuzzTarget(
                 name: "url-match",

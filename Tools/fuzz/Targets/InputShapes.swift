@@ -79,6 +79,37 @@ public struct InputShape: Sendable {
         InputShape("long list") { "name: shapes\nteams: [" + repeated("x", $0) + "]\n" },
     ]
 
+    /// A small project: one app whose bundle ID refers to a project-level setting.
+    static let pbxprojSeed = Array(
+        """
+        { objects = { P = {isa = PBXProject; buildConfigurationList = L; targets = (T, ); };
+        L = {buildConfigurations = (C, ); }; C = {name = Debug; buildSettings = {BASE = "com.example"; }; };
+        T = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = M; };
+        M = {buildConfigurations = (D, ); }; D = {name = Debug; buildSettings = {PRODUCT_BUNDLE_IDENTIFIER = "$(BASE).$(TARGET_NAME:rfc1034identifier)"; }; };
+        }; rootObject = P; }
+        """.utf8
+    )
+
+    /// project.pbxproj files: many objects, long lists, long strings, comments, and settings
+    /// that refer to each other in a chain.
+    static let pbxproj: [InputShape] = [
+        InputShape("many objects") { count in
+            "{ objects = {" + (0..<count).map { "O\($0) = {isa = PBXFileReference; path = a.swift; };" }.joined() + "}; }"
+        },
+        InputShape("long list") { "{ a = (" + repeated("x", $0) + "); }" },
+        InputShape("long quoted string") { "{ a = \"" + String(repeating: "\\\"é", count: $0) + "\"; }" },
+        InputShape("many comments") { "{" + repeated("/* c */ // d\n", $0, separator: "") + "}" },
+        InputShape("nesting repeated") { "{ a = (" + repeated(String(repeating: "(", count: 60) + String(repeating: ")", count: 60), $0) + "); }" },
+        InputShape("settings chain") { count in
+            let settings = (1..<count).map { "S\($0) = \"$(S\($0 - 1))x\";" }.joined()
+            return "{ objects = { P = {isa = PBXProject; buildConfigurationList = L; targets = (T, ); }; L = {buildConfigurations = (C, ); };"
+                + " C = {name = Debug; buildSettings = {S0 = x; \(settings) }; };"
+                + " T = {isa = PBXNativeTarget; name = App; productType = \"com.apple.product-type.application\"; buildConfigurationList = M; };"
+                + " M = {buildConfigurations = (D, ); }; D = {name = Debug; buildSettings = {PRODUCT_BUNDLE_IDENTIFIER = \"$(S\(count - 1))\"; }; }; };"
+                + " rootObject = P; }"
+        },
+    ]
+
     static let html: [InputShape] = [
         InputShape("many forms") { repeated("<form id=\"f\" action=\"/x\"><input name=\"a\" value=\"b\"></form>", $0, separator: "") },
         InputShape("many inputs") { "<form>" + repeated("<input name=\"a\" type=\"text\" value=\"b\">", $0, separator: "") + "</form>" },

@@ -1,0 +1,174 @@
+public import AppIdentity
+public import Foundation
+public import LabErrors
+public import XcodeProject
+
+/// An Xcode project as a world (`kclab world import`): its team, every app and app-extension
+/// target with the entitlements Xcode would sign for one configuration, an iPhone and a Mac to
+/// install them on, and a website for every associated domain. What cannot be resolved is said
+/// in ``notes``, never guessed.
+public struct ProjectImport: Sendable {
+    /// One target, as the world declares it.
+    public struct ImportedApp: Sendable, Hashable {
+        public var target: String
+        public var bundleID: BundleID
+        public var team: TeamID
+        public var platform: Platform
+        /// The target's `.entitlements` file, every build setting in it expanded.
+        public var entitlements: [String: PlistValue]
+        /// The file they came from (relative to the project's folder), if any.
+        public var entitlementsFile: String?
+
+        public var appID: AppID { AppID(prefix: team, bundleID: bundleID) }
+    }
+
+    public var projectName: String
+    public var configuration: String
+    public var apps: [ImportedApp]
+    /// What was skipped or could not be resolved, one sentence each.
+    public var notes: [String]
+
+    /// Imports `project` built with `configuration` (default: the project's first, as
+    /// `xcodebuild` picks it for a run), with `team` over every target's `DEVELOPMENT_TEAM` and
+    /// `settings` over every target's (as `xcodebuild NAME=VALUE` sets them).
+    public init(
+        _ project: XcodeProject,
+        configuration: String? = nil,
+        team: TeamID? = nil,
+        settings: [String: String] = [:]
+    ) throws(XcodeProjectError) {
+        guard let chosen = configuration ?? project.configurations.first else {
+            throw XcodeProjectError(.shape, "the project has no build configuration")
+        }
+        guard project.configurations.contains(chosen) else {
+            throw XcodeProjectError(.shape, "no configuration '\(chosen)': the project has \(project.configurations.joined(separator: ", "))")
+        }
+        projectName = project.name
+        self.configuration = chosen
+        apps = []
+        notes = project.problems[chosen] ?? []
+        var seen: Set<BundleID> = []
+        for target in project.targets {
+            guard target.isApplicationOrExtension else {
+                notes.append("target \(target.name) (\(target.productType)) is not an app or an app extension: skipped")
+                continue
+            }
+            guard let app = importTarget(target, of: project, team: team, settings: settings) else { continue }
+            guard seen.insert(app.bundleID).inserted else {
+                notes.append("target \(target.name): \(app.bundleID) is already another target's bundle ID: skipped")
+                continue
+            }
+            apps.append(app)
+        }
+        if apps.isEmpty { throw XcodeProjectError(.shape, "no app or app-extension target could be imported: \(notes.joined(separator: "; "))") }
+    }
+
+    /// One app from its `.entitlements` file, its bundle ID and its team (`kclab world import
+    /// --entitlements`): the entitlements as the file has them, for the world to expand
+    /// `$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)` and `$(PRODUCT_BUNDLE_IDENTIFIER)` as
+    /// Xcode would.
+    public init(entitlements url: URL, bundleID: BundleID, team: TeamID, platform: Platform = .ios) throws(XcodeProjectError) {
+        let values: [String: PlistValue]
+        do {
+            values = try Entitlements(propertyList: try Self.read(url)).values
+        } catch {
+            throw XcodeProjectError(.unreadable, "\(url.path) is not an entitlements file: \(error)")
+        }
+        projectName = bundleID.rawValue.split(separator: ".").last.map(String.init) ?? "app"
+        configuration = "as signed"
+        apps = [
+            ImportedApp(
+                target: projectName,
+                bundleID: bundleID,
+                team: team,
+                platform: platform,
+                entitlements: values,
+                entitlementsFile: url.lastPathComponent
+            )
+        ]
+        notes = []
+    }
+
+    /// The target as a world app, or nil (with a note saying why).
+    private mutating func importTarget(
+        _ target: XcodeProject.Target,
+        of project: XcodeProject,
+        team: TeamID?,
+        settings given: [String: String]
+    ) -> ImportedApp? {
+        var overrides = given
+        if let team { overrides["DEVELOPMENT_TEAM"] = team.rawValue }
+        let probe = BuildSettings(project: project, target: target, configuration: configuration, sdk: "iphoneos", overrides: overrides)
+        let platform = Self.platform(sdkRoot: probe.value("SDKROOT"), supported: probe.value("SUPPORTED_PLATFORMS"))
+        let settings = BuildSettings(
+            project: project,
+            target: target,
+            configuration: configuration,
+            sdk: platform == .macos ? "macosx" : "iphoneos",
+            overrides: overrides
+        )
+        func skip(_ reason: String) -> ImportedApp? {
+            let missing = settings.unresolved.map { "$(\($0))" }.joined(separator: ", ")
+            let hint = missing.isEmpty ? "" : " (\(missing) set nowhere in the project: give --set NAME=VALUE)"
+            notes.append("target \(target.name): \(reason)\(hint): skipped")
+            return nil
+        }
+        guard let identifier = settings.value("PRODUCT_BUNDLE_IDENTIFIER"), !identifier.isEmpty else {
+            return skip("no PRODUCT_BUNDLE_IDENTIFIER")
+        }
+        guard let bundleID = try? BundleID(identifier) else { return skip("'\(identifier)' is not a bundle ID") }
+        guard let teamText = settings.value("DEVELOPMENT_TEAM"), !teamText.isEmpty else {
+            return skip("no DEVELOPMENT_TEAM (give --team ID)")
+        }
+        guard let teamID = try? TeamID(teamText) else { return skip("'\(teamText)' is not a team ID") }
+        var entitlements: [String: PlistValue] = [:]
+        var file: String? = nil
+        if let path = settings.value("CODE_SIGN_ENTITLEMENTS"), !path.isEmpty {
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : project.sourceRoot.appending(path: path)
+            do {
+                let data = try Self.read(url)
+                entitlements = try Entitlements(propertyList: data).values.mapValues { Self.expand($0, with: settings) }
+                file = path
+            } catch {
+                notes.append("target \(target.name): its entitlements file \(path) cannot be read (\(error)); imported without entitlements")
+            }
+        }
+        for name in settings.unresolved {
+            notes.append("target \(target.name): $(\(name)) is set nowhere in the project; it was expanded to nothing")
+        }
+        notes += settings.cut.map { "target \(target.name): \($0)" }
+        return ImportedApp(
+            target: target.name,
+            bundleID: bundleID,
+            team: teamID,
+            platform: platform,
+            entitlements: entitlements,
+            entitlementsFile: file
+        )
+    }
+
+    /// `SDKROOT` (`iphoneos`, `macosx`), or for `auto` the first of `SUPPORTED_PLATFORMS`.
+    static func platform(sdkRoot: String?, supported: String?) -> Platform {
+        let sdk = sdkRoot == "auto" || sdkRoot == nil ? supported?.split(separator: " ").first.map(String.init) : sdkRoot
+        return sdk?.hasPrefix("macosx") == true ? .macos : .ios
+    }
+
+    /// At most a megabyte: an entitlements file is a few hundred bytes.
+    static func read(_ url: URL) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: 1 << 20 + 1) ?? Data()
+        guard data.count <= 1 << 20 else { throw XcodeProjectError(.unreadable, "\(url.path) is larger than 1 MiB") }
+        return data
+    }
+
+    /// Every string in `value` with its build settings expanded.
+    static func expand(_ value: PlistValue, with settings: BuildSettings) -> PlistValue {
+        switch value {
+        case .string(let text): .string(settings.expand(text))
+        case .array(let items): .array(items.map { expand($0, with: settings) })
+        case .dictionary(let entries): .dictionary(entries.mapValues { expand($0, with: settings) })
+        default: value
+        }
+    }
+}
