@@ -20,7 +20,6 @@ public final class BuildSettings {
     private var written = 0
 
     private let levels: [[String: String]]
-    private let sdk: String
     private var memo: [Key: String] = [:]
     private var expanding: Set<Key> = []
     /// The names that resolved to nothing, in the order met.
@@ -47,8 +46,7 @@ public final class BuildSettings {
         levels = [
             overrides, target.settings[configuration] ?? [:], target.baseSettings[configuration] ?? [:], project.settings[configuration] ?? [:],
             project.baseSettings[configuration] ?? [:], defaults,
-        ]
-        self.sdk = sdk
+        ].map { Self.settings($0, for: sdk) }
     }
 
     /// The expanded value of `name`, or nil when no level sets it.
@@ -63,7 +61,7 @@ public final class BuildSettings {
 
     private func resolve(_ name: String, from start: Int) -> String? {
         for level in start..<levels.count {
-            guard let raw = setting(name, in: levels[level]) else { continue }
+            guard let raw = levels[level][name] else { continue }
             let key = Key(name: name, level: level)
             if let known = memo[key] { return known }
             guard expanding.count < Self.maximumDepth else {
@@ -82,14 +80,23 @@ public final class BuildSettings {
         return nil
     }
 
-    /// The setting for this SDK: `NAME[sdk=PATTERN]` when a pattern matches, else `NAME`.
-    private func setting(_ name: String, in settings: [String: String]) -> String? {
-        for (key, value) in settings where key.hasPrefix(name + "[sdk=") && key.hasSuffix("]") {
-            let pattern = key.dropFirst(name.count + 5).dropLast()
-            let matches = pattern.hasSuffix("*") ? sdk.hasPrefix(pattern.dropLast()) : sdk == pattern
-            if matches { return value }
+    /// A level's settings for `sdk`: `NAME[sdk=PATTERN]` over `NAME` when the pattern matches,
+    /// decided once per level (one pass), so that a lookup is one dictionary read.
+    private static func settings(_ settings: [String: String], for sdk: String) -> [String: String] {
+        var chosen: [String: String] = [:]
+        var conditional: [(String, String)] = []
+        for (key, value) in settings {
+            guard key.hasSuffix("]"), let open = key.firstRange(of: "[sdk=") else {
+                chosen[key] = value
+                continue
+            }
+            let pattern = key[open.upperBound...].dropLast()
+            if pattern.hasSuffix("*") ? sdk.hasPrefix(pattern.dropLast()) : sdk == pattern {
+                conditional.append((String(key[..<open.lowerBound]), value))
+            }
         }
-        return settings[name]
+        for (name, value) in conditional { chosen[name] = value }
+        return chosen
     }
 
     private func expand(_ text: String, level: Int, inheriting name: String? = nil) -> String {
