@@ -12,7 +12,7 @@ enum EngineBench {
         let store = try SQLiteItemStore(directory: folder.appending(path: "engine"))
         let engine = KeychainEngine(store: store)
         let client = ClientContext(
-            appID: "BENCH00001.bench.app0",
+            caller: .app(try AppID("BENCH00001.bench.app0")),
             entitledGroups: [try AccessGroup("BENCH00001.bench"), try AccessGroup("BENCH00001.bench.app0")],
             device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4), hasPasscode: false),
             deviceKeychain: "device:bench",

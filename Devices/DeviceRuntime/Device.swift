@@ -204,7 +204,7 @@ actor Device {
         guard let registration = registration[bundleID] else { return }
         let registered = try await keychain.send(.POST, "/v1/apps", registration, as: KeychainAPI.RegisteredApp.self)
         apps[bundleID]?.reference = registered.app
-        apps[bundleID]?.info.accessGroups = registered.accessGroups
+        apps[bundleID]?.info.accessGroups = registered.accessGroups.map(\.rawValue)
     }
 
     /// The installed app with this bundle ID.

@@ -13,11 +13,14 @@ import Testing
     }
 
     /// The list a device holds (spec keychain.md §1.1 steps 3–4).
-    @Test func theTokenGroupByPlatform() {
-        #expect(Platform.ios.heldAccessGroups(["com.apple.token", "A.x"]) == ["A.x", "com.apple.token"])
-        #expect(Platform.ios.heldAccessGroups(["A.x"]) == ["A.x"])
-        #expect(Platform.macos.heldAccessGroups(["A.x"]) == ["A.x", "com.apple.token"])
-        #expect(Platform.macos.heldAccessGroups([], hasApplicationIdentifier: false) == ["com.apple.token"], "an unentitled Mac tool reads tokens")
-        #expect(Platform.macos.heldAccessGroups([], hasApplicationIdentifier: true) == [], "securityd's entitlement failure stays empty")
+    @Test func theTokenGroupByPlatform() throws {
+        func held(_ platform: Platform, _ groups: [String], hasApplicationIdentifier: Bool = true) throws -> [String] {
+            platform.heldAccessGroups(try groups.map { try AccessGroup($0) }, hasApplicationIdentifier: hasApplicationIdentifier).map(\.rawValue)
+        }
+        #expect(try held(.ios, ["com.apple.token", "A.x"]) == ["A.x", "com.apple.token"])
+        #expect(try held(.ios, ["A.x"]) == ["A.x"])
+        #expect(try held(.macos, ["A.x"]) == ["A.x", "com.apple.token"])
+        #expect(try held(.macos, [], hasApplicationIdentifier: false) == ["com.apple.token"], "an unentitled Mac tool reads tokens")
+        #expect(try held(.macos, [], hasApplicationIdentifier: true) == [], "securityd's entitlement failure stays empty")
     }
 }

@@ -105,10 +105,10 @@ import Testing
 
     @Test func theTokenGroupIsReadOnlyAndImplicitOnMacOSOnly() async {
         let mac = F.client([F.appOne], platform: .macos, version: "14.5")
-        #expect(mac.accessGroups == [F.appOne, "com.apple.token"])
-        #expect(F.one.accessGroups.contains("com.apple.token") == false)
+        #expect(mac.accessGroups.map(\.rawValue) == [F.appOne, "com.apple.token"])
+        #expect(F.one.accessGroups.contains(.token) == false)
         let listed = F.client(["com.apple.token", F.appOne])
-        #expect(listed.accessGroups == [F.appOne, "com.apple.token"], "the token group moves to the end")
+        #expect(listed.accessGroups.map(\.rawValue) == [F.appOne, "com.apple.token"], "the token group moves to the end")
         let engine = F.engine()
         #expect(await engine.add(F.password(["agrp": .string("com.apple.token")]), client: mac).status == .missingEntitlement)
         #expect(await engine.copyMatching(F.query(["agrp": .string("com.apple.token")]), client: mac).status == .itemNotFound)

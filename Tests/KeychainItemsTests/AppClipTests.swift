@@ -12,7 +12,7 @@ import Testing
 
     static func clip(_ groups: [String] = [appID], platform: Platform = .ios) -> ClientContext {
         ClientContext(
-            appID: appID,
+            caller: .app(try! AppID(appID)),
             entitledGroups: groups.map { try! AccessGroup($0) },
             device: DeviceState(platform: platform, osVersion: OSVersion(17, 4)),
             deviceKeychain: "device-1",

@@ -21,7 +21,7 @@ enum Fixtures {
         passcode: Bool = true
     ) -> ClientContext {
         ClientContext(
-            appID: groups.first(where: { !$0.hasPrefix("group.") }) ?? "none",
+            caller: groups.first(where: { !$0.hasPrefix("group.") }).flatMap { try? AppID($0) }.map(Caller.app) ?? .system("none"),
             entitledGroups: groups.map { try! AccessGroup($0) },
             device: DeviceState(platform: platform, osVersion: try! OSVersion(version), hasPasscode: passcode, isLocked: locked),
             deviceKeychain: device,

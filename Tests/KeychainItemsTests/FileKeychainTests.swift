@@ -11,7 +11,7 @@ import Testing
 
     static func macApp(_ appID: String, groups: [String] = [], team: String = "ABCDE12345", locked: Bool = false) -> ClientContext {
         ClientContext(
-            appID: appID,
+            caller: .app(try! AppID(appID)),
             entitledGroups: (groups + [appID]).map { try! AccessGroup($0) },
             device: DeviceState(platform: .macos, osVersion: try! OSVersion("14.5")),
             deviceKeychain: "device:mac",
@@ -109,7 +109,7 @@ import Testing
             #expect(secret.status == .interactionNotAllowed)
             #expect(secret.reason?.contains("“Notes sync”") == true, "\(secret.reason ?? "")")
             // Another team's partition is not on the item's list: allowing it takes the password.
-            #expect(secret.confirmation == .allowUse(item: "Notes sync", needsPassword: other.appID == Self.stranger.appID))
+            #expect(secret.confirmation == .allowUse(item: "Notes sync", needsPassword: other.caller == Self.stranger.caller))
             #expect(await engine.update(F.query(), attributesToUpdate: ["labl": .string("x")], client: other).status == .interactionNotAllowed)
             #expect(await engine.delete(F.query(), client: other).status == .interactionNotAllowed)
         }

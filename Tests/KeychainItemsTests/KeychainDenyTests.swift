@@ -13,7 +13,7 @@ import Testing
         let engine = F.engine()
         #expect(await engine.add(F.password("alice"), client: F.one).status == .success)
         let denied = ClientContext(
-            appID: F.appOne,
+            caller: .app(try! AppID(F.appOne)),
             entitledGroups: [try! AccessGroup(F.shared), try! AccessGroup(F.appOne)],
             device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4)),
             deviceKeychain: "device-1",

@@ -13,7 +13,7 @@ import WorldTestSupport
 
     static func client() -> ClientContext {
         ClientContext(
-            appID: "ABCDE12345.com.example.AppOne",
+            caller: .app(try! AppID("ABCDE12345.com.example.AppOne")),
             entitledGroups: [try! AccessGroup("ABCDE12345.com.example.AppOne")],
             device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4)),
             deviceKeychain: "00008030-001A2B3C4D5E802E",

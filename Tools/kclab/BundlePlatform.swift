@@ -15,7 +15,7 @@ func platformToCheck(_ given: Platform?, bundleAt url: URL) -> Platform? {
 func deviceAccessGroups(_ verdict: InstallVerdict, on platform: Platform) -> [String] {
     guard verdict.valid else { return [] }
     let claimsIdentifier = verdict.entitlements?.applicationIdentifier != nil
-    return platform.heldAccessGroups(verdict.accessGroups.map(\.rawValue), hasApplicationIdentifier: claimsIdentifier)
+    return platform.heldAccessGroups(verdict.accessGroups, hasApplicationIdentifier: claimsIdentifier).map(\.rawValue)
 }
 
 /// `--device` as the checks take it: a world device's ID, whose description in the built world

@@ -93,7 +93,7 @@ struct ExplainCommand: AsyncParsableCommand {
             } else {
                 lines.append("Items matching the query, by group (data not shown):")
                 for (group, count) in explanation.matchingByGroup.sorted(by: { $0.key < $1.key }) {
-                    let visible = explanation.accessGroups.contains(group) ? "one of its groups" : "NOT one of its groups"
+                    let visible = explanation.accessGroups.contains { $0.rawValue == group } ? "one of its groups" : "NOT one of its groups"
                     lines.append("  \(group): \(count)  (\(visible))")
                 }
             }

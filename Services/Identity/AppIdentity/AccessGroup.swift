@@ -24,7 +24,8 @@ public struct AccessGroup: IdentifierText, Comparable {
     /// profile grants a group without a team prefix to a third-party app.
     public static let passkeys = AccessGroup(unchecked: "com.apple.webkit.webauthn")
 
-    private init(unchecked rawValue: String) {
+    /// A name the lab files items under itself (never one an app holds); not checked.
+    package init(unchecked rawValue: String) {
         self.rawValue = rawValue
     }
 }

@@ -1,3 +1,4 @@
+public import AppIdentity
 public import Foundation
 public import KeychainTypes
 
@@ -109,10 +110,10 @@ extension KeychainAPI {
     }
 
     public struct Explanation: Codable, Hashable, Sendable {
-        public var appID: String?
+        public var appID: AppID?
         /// Why the app's signature is not valid, when it is not (then nothing else is filled).
         public var refusals: [String]
-        public var accessGroups: [String]
+        public var accessGroups: [AccessGroup]
         public var platform: String
         public var osVersion: String
         public var isLocked: Bool
@@ -132,9 +133,9 @@ extension KeychainAPI {
         public var loginKeychain: LoginKeychainExplanation? = nil
 
         public init(
-            appID: String?,
+            appID: AppID?,
             refusals: [String],
-            accessGroups: [String],
+            accessGroups: [AccessGroup],
             platform: String,
             osVersion: String,
             isLocked: Bool,

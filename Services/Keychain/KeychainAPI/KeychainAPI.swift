@@ -43,12 +43,12 @@ public enum KeychainAPI {
     public struct RegisteredApp: Codable, Hashable, Sendable {
         /// The SHA-256 of the signed files, hex: the app's reference in calls.
         public var app: String
-        public var appID: String
-        public var teamID: String
+        public var appID: AppID
+        public var teamID: TeamID
         /// In the order securityd holds them (token group rules applied).
-        public var accessGroups: [String]
+        public var accessGroups: [AccessGroup]
 
-        public init(app: String, appID: String, teamID: String, accessGroups: [String]) {
+        public init(app: String, appID: AppID, teamID: TeamID, accessGroups: [AccessGroup]) {
             self.app = app
             self.appID = appID
             self.teamID = teamID

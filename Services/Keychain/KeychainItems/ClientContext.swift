@@ -3,10 +3,10 @@ public import KeychainTypes
 
 /// Who is calling and on what device: what every SecItem call is decided against.
 public struct ClientContext: Hashable, Sendable {
-    /// The caller's application identifier, for logs.
-    public let appID: String
+    /// Who calls: an app (its application identifier) or one of the lab's own services.
+    public let caller: Caller
     /// The caller's access groups, in order, as securityd holds them (token handling applied).
-    public private(set) var accessGroups: [String]
+    public private(set) var accessGroups: [AccessGroup]
     /// The device's platform and version: where Apple's behaviour changed, they decide.
     public let device: DeviceState
     /// The keychain of the device.
@@ -30,7 +30,7 @@ public struct ClientContext: Hashable, Sendable {
     /// `claimsApplicationIdentifier` tells a Mac tool without one from an app whose identifier a
     /// missing profile voided (spec keychain.md §1.1 step 4).
     public init(
-        appID: String,
+        caller: Caller,
         entitledGroups: [AccessGroup],
         device: DeviceState,
         deviceKeychain: String,
@@ -42,9 +42,9 @@ public struct ClientContext: Hashable, Sendable {
         fileKeychain: FileKeychainAccess? = nil,
         userApproval: UserApproval? = nil
     ) {
-        self.appID = appID
+        self.caller = caller
         self.accessGroups = device.platform.heldAccessGroups(
-            entitledGroups.map(\.rawValue),
+            entitledGroups,
             hasApplicationIdentifier: claimsApplicationIdentifier
         )
         self.device = device
@@ -82,7 +82,7 @@ public struct ClientContext: Hashable, Sendable {
     /// `item` with this caller on its access control list.
     func trusting(_ item: KeychainItem) -> KeychainItem {
         guard let side = fileSide else { return item }
-        return FileKeychain.trusting(item, appID: appID, partition: side.partition)
+        return FileKeychain.trusting(item, caller: caller.aclName, partition: side.partition)
     }
 
     /// On the file keychain, an app not on an item's access control list (or of another partition)
@@ -91,7 +91,7 @@ public struct ClientContext: Hashable, Sendable {
     /// may not ask, as macOS answers it). Returns the items "Always Allow" must now trust.
     func checkFileTrust(_ items: [KeychainItem], call: SecItemCall) throws(SecItemError) -> [KeychainItem] {
         guard let side = fileSide else { return [] }
-        let untrusted = items.filter { !FileKeychain.trusts($0, appID: appID, partition: side.partition) }
+        let untrusted = items.filter { !FileKeychain.trusts($0, caller: caller.aclName, partition: side.partition) }
         guard let item = untrusted.first else { return [] }
         switch userApproval {
         case .once?: return []
@@ -103,7 +103,7 @@ public struct ClientContext: Hashable, Sendable {
             throw SecItemError(
                 .interactionNotAllowed,
                 .loginKeychainAccess,
-                "\(call): \(appID) is not on the access control list of “\(name)” in the login keychain; the user must allow it\(how)",
+                "\(call): \(caller) is not on the access control list of “\(name)” in the login keychain; the user must allow it\(how)",
                 confirmation: .allowUse(item: name, needsPassword: needsPassword)
             )
         }
@@ -125,7 +125,7 @@ public struct ClientContext: Hashable, Sendable {
 
     /// Whether the caller holds `*`: every group, with no group condition on what it reads.
     public var holdsWildcard: Bool {
-        accessGroups.contains(WildcardAccessGroup.name)
+        accessGroups.contains { $0.rawValue == WildcardAccessGroup.name }
     }
 
     /// securityd refuses a client holding `*` that is not an eligible platform binary before it
@@ -136,7 +136,7 @@ public struct ClientContext: Hashable, Sendable {
         throw SecItemError(
             .missingEntitlement,
             .accessGroup,
-            "securityd: \(appID) holds the access group '*', which securityd honours only for Apple's platform binaries on its allow-list"
+            "securityd: \(caller) holds the access group '*', which securityd honours only for Apple's platform binaries on its allow-list"
         )
     }
 
@@ -144,7 +144,8 @@ public struct ClientContext: Hashable, Sendable {
     /// group beside it at most; otherwise every call is errSecRestrictedAPI (-34020) (spec
     /// keychain.md §1.7, src `appClipHasAcceptableAccessGroups`, test CTEST).
     func checkAppClipGroups(call: SecItemCall) throws(SecItemError) {
-        guard isAppClip, accessGroups != [appID], accessGroups != [appID, AccessGroup.token.rawValue] else { return }
+        let own = caller.appID.flatMap { try? AccessGroup($0.rawValue) }
+        guard isAppClip, accessGroups != own.map({ [$0] }), accessGroups != own.map({ [$0, .token] }) else { return }
         throw SecItemError(.restrictedAPI, .appClip, "\(call): an App Clip may use no access group but its application identifier")
     }
 
@@ -158,23 +159,24 @@ public struct ClientContext: Hashable, Sendable {
     /// mistake ("did you mean ABCDE12345.com.example.Shared?"); empty when there is none.
     public func prefixHint(_ group: String) -> String {
         // A prefix is ten characters and a dot.
-        guard let held = accessGroups.first(where: { $0.count == group.count + 11 && $0.hasSuffix("." + group) }) else { return "" }
+        let names = accessGroups.map(\.rawValue)
+        guard let held = names.first(where: { $0.count == group.count + 11 && $0.hasSuffix("." + group) }) else { return "" }
         return "; did you mean '\(held)', which it holds? (the team prefix: $(AppIdentifierPrefix) in the entitlements)"
     }
 
     /// The groups a write may target: every group but the read-only token group (§1.7).
-    public var writableGroups: [String] {
-        accessGroups.filter { $0 != AccessGroup.token.rawValue }
+    public var writableGroups: [AccessGroup] {
+        accessGroups.filter { $0 != .token }
     }
 
     /// Whether `group` is in the list (exact, case-sensitive: §1.3).
     public func mayRead(_ group: String) -> Bool {
-        holdsWildcard || accessGroups.contains(group)
+        holdsWildcard || accessGroups.contains { $0.rawValue == group }
     }
 
     /// Whether `group` is writable.
     public func mayWrite(_ group: String) -> Bool {
-        holdsWildcard || writableGroups.contains(group)
+        holdsWildcard || writableGroups.contains { $0.rawValue == group }
     }
 
     /// The keychains a query with this sync condition reads.

@@ -15,7 +15,7 @@ extension KeychainEngine {
         return found.map { item in
             let access: FileKeychainDecision.Access =
                 !FileKeychain.allows(item, partition: side.partition)
-                ? .asksWithPassword : FileKeychain.trusts(item, appID: client.appID, partition: side.partition) ? .trusted : .asks
+                ? .asksWithPassword : FileKeychain.trusts(item, caller: client.caller.aclName, partition: side.partition) ? .trusted : .asks
             return FileKeychainDecision(
                 item: FileKeychain.name(of: item),
                 trustedApps: FileKeychain.trustedApps(of: item),

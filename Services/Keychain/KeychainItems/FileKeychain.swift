@@ -10,7 +10,7 @@ public enum FileKeychain {
     public static func keychain(device: String) -> String { KeychainName.login(device).rawValue }
 
     /// The group every file-keychain item is filed under internally; never shown to an app.
-    static let group = "$login"
+    static let group = AccessGroup(unchecked: "$login")
     /// The attribute holding an item's access control list; never shown to an app.
     static let aclKey = "$acl"
     /// What the file keychain drops from a call, as macOS's SecItem layer strips it (§5).
@@ -30,13 +30,14 @@ public enum FileKeychain {
     }
 
     /// The access control list of a new item: its creator trusted, its creator's partition allowed.
-    static func acl(creator appID: String, partition: String) -> SecValue {
-        .dictionary(["trusted": .array([.string(appID)]), "partitions": .array([.string(partition)])])
+    static func acl(creator: String, partition: String) -> SecValue {
+        .dictionary(["trusted": .array([.string(creator)]), "partitions": .array([.string(partition)])])
     }
 
-    /// Whether an item's list lets `appID` of `partition` use its secret without asking the user.
-    static func trusts(_ item: KeychainItem, appID: String, partition: String) -> Bool {
-        trustedApps(of: item).contains(appID) && allows(item, partition: partition)
+    /// Whether an item's list lets `caller` (``Caller/aclName``) of `partition` use its secret
+    /// without asking the user.
+    static func trusts(_ item: KeychainItem, caller: String, partition: String) -> Bool {
+        trustedApps(of: item).contains(caller) && allows(item, partition: partition)
     }
 
     /// Whether an item's partition list holds `partition`; when it does not, allowing the app
@@ -65,12 +66,12 @@ public enum FileKeychain {
         }
     }
 
-    /// `item` with `appID` of `partition` on its access control list ("Always Allow").
-    static func trusting(_ item: KeychainItem, appID: String, partition: String) -> KeychainItem {
+    /// `item` with `caller` of `partition` on its access control list ("Always Allow").
+    static func trusting(_ item: KeychainItem, caller: String, partition: String) -> KeychainItem {
         var acl = item.attributes[aclKey]?.dictionaryValue ?? [:]
         var trusted = acl["trusted"]?.array ?? []
         var partitions = acl["partitions"]?.array ?? []
-        if !trusted.contains(.string(appID)) { trusted.append(.string(appID)) }
+        if !trusted.contains(.string(caller)) { trusted.append(.string(caller)) }
         if !partitions.contains(.string(partition)) { partitions.append(.string(partition)) }
         acl["trusted"] = .array(trusted)
         acl["partitions"] = .array(partitions)

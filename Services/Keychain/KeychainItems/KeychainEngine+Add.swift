@@ -1,3 +1,4 @@
+import AppIdentity
 import Foundation
 public import KeychainTypes
 import LabErrors
@@ -12,7 +13,7 @@ extension KeychainEngine {
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(attributes)
             guard !client.writableGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemAdd: \(client.appID) has no writable access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemAdd: \(client.caller) has no writable access group")
             }
             var dictionary = attributes
             if client.device.stripsQueryKeys {
@@ -35,12 +36,12 @@ extension KeychainEngine {
             if query.itemClass == .identity {
                 throw SecItemError(.param, .queryForm, "SecItemAdd: an identity is added as its certificate and its key")
             }
-            let group = query.accessGroup ?? client.accessGroups[0]
+            let group = query.accessGroup ?? client.accessGroups[0].rawValue
             if !client.mayWrite(group) {
                 throw SecItemError(
                     .missingEntitlement,
                     .accessGroup,
-                    "SecItemAdd: \(client.appID) may not write to access group '\(group)'\(client.prefixHint(group))"
+                    "SecItemAdd: \(client.caller) may not write to access group '\(group)'\(client.prefixHint(group))"
                 )
             }
             query.attributes["agrp"] = .string(group)
@@ -98,7 +99,7 @@ extension KeychainEngine {
         if let side = client.fileSide {
             // The file keychain knows no protection classes: its items open with the keychain.
             attributes["pdmn"] = .string(Accessibility.always.rawValue)
-            attributes[FileKeychain.aclKey] = FileKeychain.acl(creator: client.appID, partition: side.partition)
+            attributes[FileKeychain.aclKey] = FileKeychain.acl(creator: client.caller.aclName, partition: side.partition)
         }
         return KeychainItem(
             keychain: client.keychain(synchronizable: synchronizable),

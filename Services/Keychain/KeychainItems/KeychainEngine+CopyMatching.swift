@@ -9,7 +9,7 @@ extension KeychainEngine {
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(dictionary)
             guard !client.accessGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemCopyMatching: \(client.appID) has no access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemCopyMatching: \(client.caller) has no access group")
             }
             var query = try QueryParser.parse(dictionary)
             if client.fileSide != nil, !query.returnsAnything {

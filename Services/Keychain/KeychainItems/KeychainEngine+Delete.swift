@@ -11,7 +11,7 @@ extension KeychainEngine {
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(query)
             guard !client.writableGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemDelete: \(client.appID) has no writable access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemDelete: \(client.caller) has no writable access group")
             }
             try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .delete)
             var dictionary = query

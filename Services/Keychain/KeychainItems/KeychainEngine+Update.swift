@@ -17,7 +17,7 @@ extension KeychainEngine {
             try QueryParser.checkInternalAttributes(query)
             try QueryParser.checkInternalAttributes(attributesToUpdate)
             guard !client.writableGroups.isEmpty else {
-                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemUpdate: \(client.appID) has no writable access group")
+                throw SecItemError(.missingEntitlement, .accessGroup, "SecItemUpdate: \(client.caller) has no writable access group")
             }
             try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .update)
             var dictionary = query
@@ -34,10 +34,10 @@ extension KeychainEngine {
                     throw SecItemError(
                         .missingEntitlement,
                         .accessGroup,
-                        "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'"
+                        "SecItemUpdate: \(client.caller) may not move items to access group '\(group)'"
                     )
                 }
-                throw SecItemError(.noAccessForItem, .accessGroup, "SecItemUpdate: \(client.appID) may not move items to access group '\(group)'")
+                throw SecItemError(.noAccessForItem, .accessGroup, "SecItemUpdate: \(client.caller) may not move items to access group '\(group)'")
             }
             if !parsed.matchKeys.isEmpty {
                 throw SecItemError(.param, .queryForm, "SecItemUpdate: kSecMatch keys (kSecMatchLimit included) are not allowed in the query")

@@ -1,3 +1,4 @@
+import AppIdentity
 public import Foundation
 import KeychainTypes
 import LabErrors
@@ -24,7 +25,7 @@ public struct KeychainEngine: Sendable {
     /// every call, before anything is read (spec keychain.md §1.7).
     func perform(for client: ClientContext, _ body: () async throws -> SecItemResult) async -> SecItemResult {
         if client.isDenied {
-            return .failure(SecItemError(.notAvailable, .keychainDenied, "\(client.appID) is entitled com.apple.private.keychain.deny"))
+            return .failure(SecItemError(.notAvailable, .keychainDenied, "\(client.caller) is entitled com.apple.private.keychain.deny"))
         }
         do {
             try client.checkWildcard()
@@ -65,18 +66,18 @@ public struct KeychainEngine: Sendable {
             throw SecItemError(
                 .missingEntitlement,
                 .accessGroup,
-                "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group))"
+                "\(call): \(client.caller) does not belong to access group '\(group)'\(client.prefixHint(group))"
             )
         }
         throw SecItemError(
             .itemNotFound,
             .accessGroup,
-            "\(call): \(client.appID) does not belong to access group '\(group)'\(client.prefixHint(group)); before iOS 13 such a query finds nothing"
+            "\(call): \(client.caller) does not belong to access group '\(group)'\(client.prefixHint(group)); before iOS 13 such a query finds nothing"
         )
     }
 
     /// The filter for a parsed query: its class, attributes and sync condition, in `groups`.
-    func filter(for query: ParsedQuery, groups: [String]?, client: ClientContext, loadData: Bool) throws(SecItemError) -> ItemFilter {
+    func filter(for query: ParsedQuery, groups: [AccessGroup]?, client: ClientContext, loadData: Bool) throws(SecItemError) -> ItemFilter {
         var attributes = query.attributes
         let tomb = attributes.removeValue(forKey: "tomb")
         var synchronizable: Bool? = nil
@@ -101,7 +102,7 @@ public struct KeychainEngine: Sendable {
         return ItemFilter(
             keychains: keychains,
             itemClass: query.itemClass,
-            accessGroups: query.accessGroup.map { [$0] } ?? (client.holdsWildcard ? nil : groups),
+            accessGroups: query.accessGroup.map { [$0] } ?? (client.holdsWildcard ? nil : groups?.map(\.rawValue)),
             synchronizable: synchronizable,
             attributes: attributes,
             uuid: uuid,

@@ -50,7 +50,7 @@ final class AppRegistry: Sendable {
         let signed = SignedApp(profile: registration.profile, codeSignature: registration.codeSignature)
         let check = verifier.verify(signed, device: device, platform: platform, at: now())
         guard let verified = check.verified else {
-            return .failure(SignatureFailure(appID: check.appID?.rawValue, refusals: check.refusals))
+            return .failure(SignatureFailure(appID: check.appID, refusals: check.refusals))
         }
         let entry = Entry(app: verified, reference: reference)
         entries.withLock { $0[Self.key(reference, device)] = entry }
@@ -82,6 +82,6 @@ final class AppRegistry: Sendable {
 
 /// Why a registration was refused.
 struct SignatureFailure: Error, Sendable {
-    let appID: String?
+    let appID: AppID?
     let refusals: [Refusal]
 }

@@ -54,7 +54,7 @@ struct KeychainCalls: Sendable {
         let result = await perform(call, request, client: client)
         recorder.call(
             device: udid,
-            app: client.appID,
+            app: client.caller.description,
             function: call.function,
             status: result.status,
             rule: result.rule,
@@ -67,7 +67,7 @@ struct KeychainCalls: Sendable {
             level: result.status == .success ? .debug : .info,
             "\(call.function)",
             metadata: [
-                "app.id": "\(client.appID)", "device.udid": "\(udid)",
+                "app.id": "\(client.caller)", "device.udid": "\(udid)",
                 "keychain.status": "\(result.status.code)", "keychain.reason": "\(result.reason ?? "")",
             ]
         )
@@ -106,7 +106,7 @@ struct KeychainCalls: Sendable {
         userApproval: UserApproval? = nil
     ) -> ClientContext {
         ClientContext(
-            appID: entry.app.appID.rawValue,
+            caller: .app(entry.app.appID),
             entitledGroups: entry.app.accessGroups,
             device: state,
             deviceKeychain: KeychainName.device(device).rawValue,

@@ -44,7 +44,7 @@ extension KeychainRoutes {
                 return try Self.json(explanation)
             }
             let client = calls.client(entry, device: body.device, state: state, account: report.iCloudAccount)
-            explanation.appID = client.appID
+            explanation.appID = client.caller.appID
             explanation.accessGroups = client.accessGroups
             var query = body.query.filter { !["r_Data", "r_Ref", "r_PersistentRef"].contains($0.key) }
             let asTheApp = await calls.engine.copyMatching(query, client: client)
@@ -52,7 +52,7 @@ extension KeychainRoutes {
             explanation.name = asTheApp.status.name
             explanation.reason = asTheApp.reason
             explanation.matchingByGroup = try await matchingByGroup(&query, client: client, state: state)
-            explanation.recentCalls = calls.recorder.audit.recent(device: body.device, app: client.appID, limit: 5)
+            explanation.recentCalls = calls.recorder.audit.recent(device: body.device, app: client.caller.description, limit: 5)
             if let access = client.fileKeychain, let decisions = await calls.engine.fileKeychainDecisions(body.query, client: client) {
                 explanation.loginKeychain = KeychainAPI.LoginKeychainExplanation(
                     isLocked: access.isLocked,
@@ -70,7 +70,7 @@ extension KeychainRoutes {
         let keychains = [client.deviceKeychain] + (client.accountKeychain.map { [$0] } ?? [])
         let groups = try await calls.engine.store.accessGroups(keychains: keychains)
         let everyGroup = ClientContext(
-            appID: "kclab explain",
+            caller: .system("kclab explain"),
             entitledGroups: groups.sorted().compactMap { try? AccessGroup($0) },
             device: DeviceState(platform: state.platform, osVersion: state.osVersion),
             deviceKeychain: client.deviceKeychain,

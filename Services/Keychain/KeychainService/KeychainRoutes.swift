@@ -72,8 +72,8 @@ struct KeychainRoutes: Sendable {
                 return try Self.json(
                     KeychainAPI.RegisteredApp(
                         app: entry.reference,
-                        appID: entry.app.appID.rawValue,
-                        teamID: entry.app.teamID.rawValue,
+                        appID: entry.app.appID,
+                        teamID: entry.app.teamID,
                         accessGroups: client.accessGroups
                     )
                 )
@@ -81,7 +81,7 @@ struct KeychainRoutes: Sendable {
                 for refusal in failure.refusals {
                     self.calls.recorder.refused(
                         device: device.udid,
-                        app: failure.appID ?? "?",
+                        app: failure.appID?.rawValue ?? "?",
                         operation: "register",
                         code: refusal.rule.rawValue,
                         message: refusal.description
@@ -90,7 +90,8 @@ struct KeychainRoutes: Sendable {
                 context.logger.notice(
                     "app refused",
                     metadata: [
-                        "device.udid": "\(device.udid)", "app.id": "\(failure.appID ?? "?")", "app.reasons": "\(failure.refusals.map(\.description))",
+                        "device.udid": "\(device.udid)", "app.id": "\(failure.appID?.rawValue ?? "?")",
+                        "app.reasons": "\(failure.refusals.map(\.description))",
                     ]
                 )
                 throw Self.problem(.refusedApp, "the app's signature is not valid", reasons: failure.refusals.map(\.description))
@@ -123,7 +124,7 @@ struct KeychainRoutes: Sendable {
                 throw Self.problem(.unknownDevice, "device \(body.device) has not reported its state to keychaind")
             }
             let client = ClientContext(
-                appID: service.name,
+                caller: .system(service.name),
                 entitledGroups: [.savedPasswords, .passkeys],
                 device: KeychainCalls.state(report),
                 deviceKeychain: KeychainName.device(body.device).rawValue,
