@@ -183,8 +183,9 @@ struct RequestHandler: Sendable {
                 extraEnvironment: configuration.networkEnvironment(site: site),
                 readable: [configuration.webTrustFile],
                 writable: folder.map { [$0] } ?? [],
-                // The lab's websites, and no other TCP port.
-                ports: site.map { [$0.port] } ?? []
+                // The lab's websites, and no other TCP port: nginx's, or HTTPS's own where the
+                // device has no site record and reaches them by name (the compose lab).
+                ports: [site?.port ?? 443]
             )
             var response = DeviceResponse()
             response.exitCode = status

@@ -146,11 +146,7 @@ extension AppCommand {
         }
 
         func run() throws {
-            // The device runs the program from its own folder: a relative path means the caller's.
-            var resolved = command
-            if let program = resolved.first, program.contains("/"), !program.hasPrefix("/") {
-                resolved[0] = URL(fileURLWithPath: program).standardizedFileURL.path
-            }
+            let resolved = AppCommand.resolvedExec(command)
             let input = stdin ? String(decoding: try StandardInput.read(what: "the program's input", limit: 65_536), as: UTF8.self) : nil
             guard let program = resolved.first else { throw fail("exec needs a program", code: 2) }
             // The caller's folder, unless it holds the lab's state: then the app's own, as before.
@@ -168,6 +164,17 @@ extension AppCommand {
 }
 
 extension AppCommand {
+    /// `command` with its program's relative path made absolute: the device starts it from its own
+    /// folder, where a relative path means the caller's. A name without a slash stays for the
+    /// device to find on its PATH.
+    static func resolvedExec(_ command: [String]) -> [String] {
+        var resolved = command
+        if let program = resolved.first, program.contains("/"), !program.hasPrefix("/") {
+            resolved[0] = URL(fileURLWithPath: program).standardizedFileURL.path
+        }
+        return resolved
+    }
+
     /// `kclab app update …`
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,6 +1,15 @@
 public import Foundation
 
 extension KeychainAPI {
+    /// `GET /v1/admin/audit`: a device's latest audit entries, newest last.
+    public struct AuditEntries: Codable, Hashable, Sendable {
+        public var entries: [AuditEntry]
+
+        public init(entries: [AuditEntry]) {
+            self.entries = entries
+        }
+    }
+
     /// One line of keychaind's audit log (`STATE/audit.jsonl`): a decision, never a value.
     public struct AuditEntry: Codable, Hashable, Sendable {
         public var time: Date

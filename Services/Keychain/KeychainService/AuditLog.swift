@@ -45,6 +45,13 @@ final class AuditLog: Service, Sendable {
         buffer.withLock { buffer in Array(buffer.recent.filter { $0.device == device && $0.app == app }.suffix(limit)) }
     }
 
+    /// The latest entries of every app on `device`, from `since` on when given, newest last.
+    func recent(device: String, since: Date?, limit: Int) -> [Entry] {
+        buffer.withLock { buffer in
+            Array(buffer.recent.filter { entry in entry.device == device && since.map { entry.time >= $0 } ?? true }.suffix(limit))
+        }
+    }
+
     /// Writes the buffered lines every 200 ms until graceful shutdown, then the last ones.
     func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {

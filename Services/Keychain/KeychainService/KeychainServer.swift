@@ -64,6 +64,7 @@ public enum KeychainServer {
         routes.addSystemRoutes(to: router)
         routes.addAdminRoutes(to: router)
         routes.addResetRoute(to: router)
+        routes.addAuditRoute(to: router)
         routes.addExplainRoute(to: router)
         routes.addLoginKeychainRoutes(to: router)
         let refresh: @Sendable () async -> Void = { await calls.recorder.recordItemCounts(store) }

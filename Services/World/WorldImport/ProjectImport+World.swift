@@ -47,11 +47,12 @@ extension ProjectImport {
         return Node(pairs)
     }
 
-    /// An iPhone for the iOS apps, a Mac for the macOS ones.
+    /// An iPhone for the iOS apps, a Mac for the macOS ones (and the iOS ones, with
+    /// ``macRunsIOSApps``).
     private var devices: [Node] {
         var devices: [Node] = []
         for (id, platform, version) in [("iphone", Platform.ios, "17.4"), ("mac", Platform.macos, "14.5")] {
-            let installed = apps.filter { $0.platform == platform }.map { Self.text($0.bundleID.rawValue) }
+            let installed = apps.filter { $0.platform == platform || (macRunsIOSApps && platform == .macos) }.map { Self.text($0.bundleID.rawValue) }
             guard !installed.isEmpty else { continue }
             devices.append(
                 Node([

@@ -27,6 +27,9 @@ public struct ProjectImport: Sendable {
     public var apps: [ImportedApp]
     /// What was skipped or could not be resolved, one sentence each.
     public var notes: [String]
+    /// Whether the Mac installs the iOS apps too (as an Apple silicon Mac runs them), so that one
+    /// app runs on an iPhone and on a Mac: `kclab test`'s test host.
+    public var macRunsIOSApps = false
 
     /// Imports `project` built with `configuration` (default: the project's first, as
     /// `xcodebuild` picks it for a run), with `team` over every target's `DEVELOPMENT_TEAM` and
@@ -74,6 +77,11 @@ public struct ProjectImport: Sendable {
         } catch {
             throw XcodeProjectError(.unreadable, "\(url.path) is not an entitlements file: \(error)")
         }
+        self.init(entitlements: values, bundleID: bundleID, team: team, platform: platform, file: url.lastPathComponent)
+    }
+
+    /// One app whose entitlements are `values` (from a file named `file`, when they are).
+    public init(entitlements values: [String: PlistValue], bundleID: BundleID, team: TeamID, platform: Platform = .ios, file: String? = nil) {
         projectName = bundleID.rawValue.split(separator: ".").last.map(String.init) ?? "app"
         configuration = "as signed"
         apps = [
@@ -83,7 +91,7 @@ public struct ProjectImport: Sendable {
                 team: team,
                 platform: platform,
                 entitlements: values,
-                entitlementsFile: url.lastPathComponent
+                entitlementsFile: file
             )
         ]
         notes = []

@@ -1,0 +1,184 @@
+import AppIdentity
+import ArgumentParser
+import DeviceProtocol
+import Foundation
+import KeychainAPI
+import LabControl
+import ServiceSupport
+import WorldFile
+import WorldImport
+
+/// `kclab test [--entitlements F | --access-group G…] [--device D…] -- COMMAND…`
+struct TestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run a command (your package's tests) as an app on a lab of its own, then explain its keychain refusals.",
+        discussion: """
+            Brings up a lab in a new temporary folder: the world given with --world, or a test host: \
+            one development-signed app (--bundle-id, --team) whose entitlements come from \
+            --entitlements FILE or --access-group G… (default: its own group only), installed on an \
+            iPhone (iOS 17.4) and a Mac (macOS 14.5). Runs COMMAND as that app on each --device \
+            (default: the iPhone), in this folder, which it may write (`kclab test -- swift test`), \
+            as `kclab app exec` does. Then prints what keychaind refused with \
+            errSecMissingEntitlement (-34018) or errSecNotAvailable (-25291), and why, brings the lab \
+            down whatever happened, and exits with COMMAND's status (the first that failed). \
+            docs/testing-your-package.md shows a package and a CI workflow.
+            """
+    )
+
+    @Option(help: "A world file of your own (default: a test host made from the options below).")
+    var world: String?
+
+    @Option(help: "The app to run as: its bundle ID (default com.example.TestHost; with --world, the world's only app).")
+    var bundleID: String?
+
+    @Option(help: "The test host's development team (default TESTHOST01).")
+    var team = "TESTHOST01"
+
+    @Option(help: "The test host's entitlements: an .entitlements file ($(AppIdentifierPrefix) expands as Xcode does).")
+    var entitlements: String?
+
+    @Option(help: "A keychain access group the test host holds (repeatable, in order; TEAM. is added when missing).")
+    var accessGroup: [String] = []
+
+    @Option(help: "A device to run on (repeatable): iphone, mac, or a device of --world (default: the first).")
+    var device: [String] = []
+
+    @Option(help: "Keep the lab here instead of a temporary folder, and leave it running (kclab down --state DIR ends it).")
+    var state: String?
+
+    @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.isEmpty { throw ValidationError("give the command to run after --, for example: kclab test -- swift test") }
+        if world != nil, entitlements != nil || !accessGroup.isEmpty {
+            throw ValidationError("--entitlements and --access-group make a test host; a --world declares its apps' own")
+        }
+        if entitlements != nil, !accessGroup.isEmpty { throw ValidationError("give --entitlements or --access-group, not both") }
+    }
+
+    func run() async throws {
+        let folder: URL
+        if let state {
+            folder = URL(fileURLWithPath: state).standardizedFileURL
+        } else {
+            folder = FileManager.default.temporaryDirectory.appending(path: "kclab-testlab-\(UUID().uuidString.prefix(8))")
+        }
+        let lab = LabState(root: folder)
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if let refusal = ExecFolder.refusal(here, protecting: [lab.root]) {
+            throw fail("\(refusal); give --state a folder outside this one", code: 2)
+        }
+        let status: Int32
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let (worldFile, bundle) = try makeWorld(in: folder)
+            status = try await run(worldFile: worldFile, bundle: bundle, lab: lab)
+        } catch let exit as ExitCode {
+            await finish(lab, folder: folder)
+            throw exit
+        } catch {
+            await finish(lab, folder: folder)
+            throw fail("\(error)")
+        }
+        await finish(lab, folder: folder)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The world file to bring up and the app to run as.
+    private func makeWorld(in folder: URL) throws -> (URL, BundleID) {
+        if let world {
+            let file = URL(fileURLWithPath: world).standardizedFileURL
+            let apps = try World.load(contentsOf: file).apps
+            if let bundleID { return (file, try BundleID(bundleID)) }
+            guard apps.count == 1, let only = apps.first else {
+                throw LabFailure("the world has \(apps.count) apps: name the one to run as with --bundle-id")
+            }
+            return (file, only.bundleID)
+        }
+        let bundle = try BundleID(bundleID ?? "com.example.TestHost")
+        let teamID = try TeamID(team)
+        var host: ProjectImport
+        if let entitlements {
+            host = try ProjectImport(entitlements: URL(fileURLWithPath: entitlements), bundleID: bundle, team: teamID)
+        } else {
+            let groups = accessGroup.map { Self.prefixed($0, team: teamID) }
+            let values: [String: PlistValue] = groups.isEmpty ? [:] : ["keychain-access-groups": .array(groups.map(PlistValue.string))]
+            host = ProjectImport(entitlements: values, bundleID: bundle, team: teamID)
+        }
+        host.macRunsIOSApps = true
+        let file = folder.appending(path: "test-host.yaml")
+        try Data(try host.worldYAML().utf8).write(to: file, options: .atomic)
+        return (file, bundle)
+    }
+
+    /// `group` as the test host's entitlement lists it: with the team prefix unless it has one, is
+    /// an app group (`group.…`) or leaves it to `$(AppIdentifierPrefix)`.
+    static func prefixed(_ group: String, team: TeamID) -> String {
+        if group.hasPrefix("\(team).") || group.hasPrefix("group.") || group.hasPrefix("$(") { return group }
+        return "\(team).\(group)"
+    }
+
+    /// Brings the lab up, runs the command on each device, explains the refusals; the first
+    /// failing status, else 0.
+    private func run(worldFile: URL, bundle: BundleID, lab: LabState) async throws -> Int32 {
+        let summary = try await Lab.up(world: worldFile, state: lab) { warn("… \($0)") }
+        let devices =
+            device.isEmpty
+            ? Array(summary.devices.prefix(1))
+            : try device.map { id in
+                guard let found = summary.devices.first(where: { $0.id == id }) else {
+                    throw LabFailure("no device \(id) in this lab; it has \(summary.devices.map(\.id).joined(separator: ", "))")
+                }
+                return found
+            }
+        let here = FileManager.default.currentDirectoryPath
+        let program = AppCommand.resolvedExec(command)
+        var failed: Int32 = 0
+        for device in devices {
+            guard let app = device.installed.first(where: { $0.bundleID == bundle.rawValue }) else {
+                let refused = device.refused[bundle.rawValue].map { ": refused at install, \($0.joined(separator: "; "))" } ?? ": not installed"
+                throw LabFailure("\(bundle) on \(device.id)\(refused)")
+            }
+            warn("… running \(command.joined(separator: " ")) as \(app.appID) on \(device.id) (\(device.platform) \(device.osVersion))")
+            let started = Date().addingTimeInterval(-1)
+            let request = DeviceRequest(
+                .exec(program: program[0], arguments: Array(program.dropFirst()), input: nil, workingDirectory: here),
+                app: bundle.rawValue
+            )
+            let response = try DeviceClient(state: lab, device: device.id).send(request)
+            if let error = response.error { throw LabFailure("\(device.id): \(error)") }
+            if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
+            let status = response.exitCode ?? 1
+            if status != 0, failed == 0 { failed = status }
+            let entries = try await refusals(on: device, app: app.appID, since: started, lab: lab)
+            for line in TestReport.lines(entries, device: device.id, status: status) { warn(line) }
+        }
+        return failed
+    }
+
+    /// The run's audit entries of `app` on `device`.
+    private func refusals(on device: DeviceStatus, app: String, since: Date, lab: LabState) async throws -> [KeychainAPI.AuditEntry] {
+        let options = try LabOptions.parse(["--state", lab.root.path])
+        let since = since.formatted(.iso8601)
+        let answer = try await options.withAdministrator { client in
+            try await client.get(
+                "/v1/admin/audit?device=\(QueryText.escaped(device.udid))&since=\(QueryText.escaped(since))",
+                as: KeychainAPI.AuditEntries.self,
+                decoder: KeychainAPI.AdminItems.decoder()
+            )
+        }
+        return answer.entries.filter { $0.app == app }
+    }
+
+    /// Ends the lab, and removes the temporary folder unless --state named one to keep.
+    private func finish(_ lab: LabState, folder: URL) async {
+        guard state == nil else {
+            warn("the lab stays up in \(lab.root.path): kclab down --state \(lab.root.path)")
+            return
+        }
+        _ = await Lab.down(state: lab)
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
