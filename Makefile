@@ -77,10 +77,10 @@ deps:
 	fi
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Website Tools Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Services Devices Website Tools Tests Benchmarks Examples
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Services Devices Website Tools Tests Benchmarks
+	$(SWIFT) format --in-place --recursive Package.swift Services Devices Website Tools Tests Benchmarks Examples
 
 # Every target of ours treats warnings as errors (Package.swift), so this build is the warnings gate.
 build:

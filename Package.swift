@@ -39,10 +39,11 @@ let productPackages: [String: String] = [
     "Yams": "Yams",
 ]
 
-/// A dependency on another package's product, found in ``productPackages``.
-func product(_ name: String) -> Target.Dependency {
+/// A dependency on another package's product, found in ``productPackages``; with `traits`, under
+/// those traits only.
+func product(_ name: String, when traits: Set<String>? = nil) -> Target.Dependency {
     guard let package = productPackages[name] else { fatalError("Package.swift: add \(name) to productPackages") }
-    return .product(name: name, package: package)
+    return .product(name: name, package: package, condition: traits.flatMap { .when(traits: $0) })
 }
 
 let package = Package(
@@ -55,6 +56,14 @@ let package = Package(
         .library(name: "KeychainLab", targets: ["KeychainLab"]),
         .library(name: "Security", targets: ["Security"]),
         .library(name: "AuthenticationServices", targets: ["AuthenticationServices"]),
+    ],
+    /// `SecurityAfterX509` (on by default) orders this package's own build (see the `Security`
+    /// target). A package that uses only the app-side products (`Security`, `KeychainLab`) turns
+    /// the default traits off, `.package(…, traits: [])`, and builds none of the certificate
+    /// libraries (docs/testing-your-package.md).
+    traits: [
+        .trait(name: "SecurityAfterX509", description: "Compile swift-certificates' X509 before the Security module."),
+        .default(enabledTraits: ["SecurityAfterX509"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -552,10 +561,11 @@ let package = Package(
         /// A module named Security makes `#if canImport(Security)` true for every module compiled
         /// after it in this build (spec security-module.md §4.3, pitfall 7), and swift-certificates'
         /// X509 then takes its Apple branch and fails. Depending on X509 makes the build compile X509
-        /// first, while Security does not exist yet; X509 is the only dependency that asks.
+        /// first, while Security does not exist yet; X509 is the only dependency that asks. A package
+        /// that builds only the app side has no X509 to order: it turns the trait off.
         .target(
             name: "Security",
-            dependencies: ["KeychainLabSecurity", product("X509")],
+            dependencies: ["KeychainLabSecurity", product("X509", when: ["SecurityAfterX509"])],
             path: "Devices/Security",
             swiftSettings: strictSettings
         ),
@@ -685,7 +695,7 @@ let package = Package(
         /// Running a world: keychaind and devices as background processes, and talking to them.
         .target(
             name: "LabControl",
-            dependencies: ["WorldLayout", "DeviceProtocol", "KeychainTypes", "WebsiteFixture", "WorldBuilder", "WorldFile"],
+            dependencies: ["WorldLayout", "CLandlock", "DeviceProtocol", "KeychainTypes", "WebsiteFixture", "WorldBuilder", "WorldFile"],
             path: "Tools/LabControl",
             swiftSettings: strictSettings
         ),

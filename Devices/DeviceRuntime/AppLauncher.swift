@@ -38,16 +38,19 @@ enum AppLauncher {
         defer { try? FileManager.default.removeItem(at: home) }
         environment["TMPDIR"] = home.path
         environment["HOME"] = home.path
+        // The sandbox opens the folder of the file a symbolic link names; the program is started
+        // by the name it was given, which a tool that tells its role by name needs (`swift` is a
+        // link to `swift-driver`).
         let program = executable.resolvingSymlinksInPath()
         if let sandbox = AppSandboxProgram.path {
             process.executableURL = sandbox
             let folders = [program.deletingLastPathComponent()] + readable
             process.arguments =
                 folders.flatMap { ["--read", $0.path] } + ports.flatMap { ["--connect", String($0)] }
-                + ([home] + writable).flatMap { ["--write", $0.path] } + ["--", program.path]
+                + ([home] + writable).flatMap { ["--write", $0.path] } + ["--", executable.path]
                 + arguments
         } else {
-            process.executableURL = program
+            process.executableURL = executable
             process.arguments = arguments
         }
         process.environment = environment

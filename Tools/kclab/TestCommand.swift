@@ -141,21 +141,36 @@ struct TestCommand: AsyncParsableCommand {
                 let refused = device.refused[bundle.rawValue].map { ": refused at install, \($0.joined(separator: "; "))" } ?? ": not installed"
                 throw LabFailure("\(bundle) on \(device.id)\(refused)")
             }
-            warn("… running \(command.joined(separator: " ")) as \(app.appID) on \(device.id) (\(device.platform) \(device.osVersion))")
             let started = Date().addingTimeInterval(-1)
-            let request = DeviceRequest(
-                .exec(program: program[0], arguments: Array(program.dropFirst()), input: nil, workingDirectory: here),
-                app: bundle.rawValue
-            )
-            let response = try DeviceClient(state: lab, device: device.id).send(request)
-            if let error = response.error { throw LabFailure("\(device.id): \(error)") }
-            if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
-            let status = response.exitCode ?? 1
+            var status: Int32 = 0
+            for arguments in Self.runs(program) {
+                warn(
+                    "… running \(([program[0]] + arguments).joined(separator: " ")) as \(app.appID) on \(device.id) (\(device.platform) \(device.osVersion))"
+                )
+                let request = DeviceRequest(
+                    .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here),
+                    app: bundle.rawValue
+                )
+                let response = try DeviceClient(state: lab, device: device.id).send(request)
+                if let error = response.error { throw LabFailure("\(device.id): \(error)") }
+                if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
+                let ended = response.exitCode ?? 1
+                if ended != 0, status == 0 { status = ended }
+            }
             if status != 0, failed == 0 { failed = status }
             let entries = try await refusals(on: device, app: app.appID, since: started, lab: lab)
             for line in TestReport.lines(entries, device: device.id, status: status) { warn(line) }
         }
         return failed
+    }
+
+    /// The arguments of each run of `command`: once, or twice for a test bundle (`NAME.xctest`)
+    /// that names no testing library, which on Linux runs its XCTest cases alone: then its Swift
+    /// Testing tests too, as `swift test` runs both.
+    static func runs(_ command: [String]) -> [[String]] {
+        let arguments = Array(command.dropFirst())
+        guard let program = command.first, program.hasSuffix(".xctest"), !arguments.contains("--testing-library") else { return [arguments] }
+        return [arguments, arguments + ["--testing-library", "swift-testing"]]
     }
 
     /// The run's audit entries of `app` on `device`.
