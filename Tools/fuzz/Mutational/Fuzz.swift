@@ -124,9 +124,12 @@ struct Fuzz: ParsableCommand {
             rows += measured
         }
         print(Complexity.table(rows), terminator: "")
-        let failed = rows.filter { $0.ratio > ratioLimit }
+        let failed = rows.filter { $0.isSuperLinear(limit: ratioLimit) }
         guard failed.isEmpty else {
-            for row in failed { print("SUPER-LINEAR \(row.target) (\(row.shape)): 8× the input took \(String(format: "%.1f", row.ratio))× the time") }
+            for row in failed {
+                let again = row.nextScale.map { String(format: ", and %.1f× one scale up", $0) } ?? ""
+                print("SUPER-LINEAR \(row.target) (\(row.shape)): 8× the input took \(String(format: "%.1f", row.ratio))× the time\(again)")
+            }
             throw ExitCode(1)
         }
     }
