@@ -72,8 +72,9 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         /// never in arguments, so never in `ps`), and wait for it (control socket).
         case run(arguments: [String], input: String? = nil)
         /// Run `program` as an app signed with get-task-allow, in the caller's `workingDirectory`
-        /// when given (control socket).
-        case exec(program: String, arguments: [String], input: String? = nil, workingDirectory: String? = nil)
+        /// when given, which it may write, and able to read the `readable` folders too (a
+        /// package's path dependencies) (control socket).
+        case exec(program: String, arguments: [String], input: String? = nil, workingDirectory: String? = nil, readable: [String] = [])
         /// Install the app's later version over it (control socket).
         case installUpdate
         /// Lock, unlock, restart the device, set or remove its passcode (control socket).
@@ -193,6 +194,7 @@ extension DeviceRequest {
         var origin: String?
         var input: String?
         var workingDirectory: String?
+        var readable: [String]?
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -200,8 +202,9 @@ extension DeviceRequest {
         switch action {
         case .secItem(_, let query, let changes): (wire.query, wire.attributesToUpdate) = (query, changes)
         case .run(let arguments, let input): (wire.arguments, wire.input) = (arguments, input)
-        case .exec(let program, let arguments, let input, let folder):
+        case .exec(let program, let arguments, let input, let folder, let readable):
             (wire.arguments, wire.input, wire.workingDirectory) = ([program] + arguments, input, folder)
+            wire.readable = readable.isEmpty ? nil : readable
         case .unlockKeychain(let password): wire.password = password
         case .addSharedWebCredential(let fqdn, let account, let password): (wire.fqdn, wire.account, wire.password) = (fqdn, account, password)
         case .requestSharedWebCredential(let fqdn, let account): (wire.fqdn, wire.account) = (fqdn, account)
@@ -237,7 +240,13 @@ extension DeviceRequest {
         case .exec:
             let program = try required(wire.arguments?.first, "a program (the first of 'arguments')")
             let arguments = Array((wire.arguments ?? []).dropFirst())
-            action = .exec(program: program, arguments: arguments, input: wire.input, workingDirectory: wire.workingDirectory)
+            action = .exec(
+                program: program,
+                arguments: arguments,
+                input: wire.input,
+                workingDirectory: wire.workingDirectory,
+                readable: wire.readable ?? []
+            )
         case .installUpdate: action = .installUpdate
         case .lock: action = .lock
         case .unlock: action = .unlock

@@ -21,10 +21,11 @@ public enum ExecFolder {
         return [deviceState, builtWorld] + (devices.lastPathComponent == "devices" ? [devices.deletingLastPathComponent()] : [])
     }
 
-    /// Why `folder` may not be used, and what to do; nil when it may.
-    public static func refusal(_ folder: URL, protecting lab: [URL]) -> String? {
+    /// Why `folder` may not be used (as `role`: the working directory, or a folder to read), and
+    /// what to do; nil when it may.
+    public static func refusal(_ folder: URL, protecting lab: [URL], role: String = "the working directory") -> String? {
         guard let guarded = conflicts(folder, protecting: lab).first else { return nil }
-        return "the working directory \(folder.path) holds or is inside the lab's state (\(guarded.path)), which an app must not read: "
+        return "\(role) \(folder.path) holds or is inside the lab's state (\(guarded.path)), which an app must not read: "
             + "start the lab with --state outside it (kclab up --state /tmp/lab), or run from another folder"
     }
 }

@@ -115,7 +115,7 @@ struct RequestHandler: Sendable {
             return Self.encode(response)
         case .run(let arguments, let input):
             return Self.encode(await launch(app, executable: app.installed.bundle.executableURL, arguments: arguments, input: input))
-        case .exec(let command, let arguments, let input, let workingDirectory):
+        case .exec(let command, let arguments, let input, let workingDirectory, let readable):
             guard app.info.getTaskAllow else {
                 return Self.encode(.failure("\(bundleID) is not signed with get-task-allow: only development builds can be run as another program"))
             }
@@ -123,20 +123,24 @@ struct RequestHandler: Sendable {
                 let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
                 return Self.encode(.failure("\(command) was not found: the device looked in \(path.split(separator: ":").joined(separator: ", "))"))
             }
+            let lab = ExecFolder.protected(deviceState: configuration.state, builtWorld: configuration.builtWorld)
             var folder: URL? = nil
             if let directory = workingDirectory {
-                var isDirectory: ObjCBool = false
-                guard directory.hasPrefix("/"), FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-                else {
-                    return Self.encode(.failure("the working directory '\(directory)' is not a folder on the device"))
+                switch Self.checkedFolder(directory, role: "the working directory", protecting: lab) {
+                case .success(let checked): folder = checked
+                case .failure(let refusal): return Self.encode(.failure(refusal.reason))
                 }
-                let checked = URL(fileURLWithPath: directory)
-                let lab = ExecFolder.protected(deviceState: configuration.state, builtWorld: configuration.builtWorld)
-                if let refusal = ExecFolder.refusal(checked, protecting: lab) { return Self.encode(.failure(refusal)) }
-                folder = checked
+            }
+            guard readable.count <= Self.maximumReadable else { return Self.encode(.failure("at most \(Self.maximumReadable) folders to read")) }
+            var extra: [URL] = []
+            for directory in readable {
+                switch Self.checkedFolder(directory, role: "the folder to read", protecting: lab) {
+                case .success(let checked): extra.append(checked)
+                case .failure(let refusal): return Self.encode(.failure(refusal.reason))
+                }
             }
             return Self.encode(
-                await launch(app, executable: executable, arguments: arguments, input: input, folder: folder)
+                await launch(app, executable: executable, arguments: arguments, input: input, folder: folder, readable: extra)
             )
         case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
@@ -152,7 +156,14 @@ struct RequestHandler: Sendable {
     /// and waits for it.
     /// Launches `executable` as `app`; in `folder` (the caller's, for `exec`), which it may also
     /// write, else in the app's bundle.
-    private func launch(_ app: Device.App, executable: URL, arguments: [String], input: String?, folder: URL? = nil) async -> DeviceResponse {
+    private func launch(
+        _ app: Device.App,
+        executable: URL,
+        arguments: [String],
+        input: String?,
+        folder: URL? = nil,
+        readable: [URL] = []
+    ) async -> DeviceResponse {
         let socket = configuration.runFolder.appending(path: "\(UUID().uuidString.prefix(8)).sock")
         let bundleID = app.info.bundleID
         let handler = self
@@ -181,7 +192,7 @@ struct RequestHandler: Sendable {
                 device: configuration.id,
                 directory: folder ?? app.installed.bundle.url,
                 extraEnvironment: configuration.networkEnvironment(site: site),
-                readable: [configuration.webTrustFile],
+                readable: [configuration.webTrustFile] + readable,
                 writable: folder.map { [$0] } ?? [],
                 // The lab's websites, and no other TCP port: nginx's, or HTTPS's own where the
                 // device has no site record and reaches them by name (the compose lab).
@@ -195,6 +206,25 @@ struct RequestHandler: Sendable {
             let reason = error is AppLauncher.InputTooLong ? "\(error)" : error.localizedDescription
             return .failure("cannot launch \(executable.path): \(reason)")
         }
+    }
+
+    /// The most folders an exec may name to read.
+    static let maximumReadable = 16
+
+    struct FolderRefusal: Error {
+        let reason: String
+    }
+
+    /// `path` as a folder an app may be given (as `role`): absolute, a folder, and outside the
+    /// lab's state.
+    static func checkedFolder(_ path: String, role: String, protecting lab: [URL]) -> Result<URL, FolderRefusal> {
+        var isDirectory: ObjCBool = false
+        guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return .failure(FolderRefusal(reason: "\(role) '\(path)' is not a folder on the device"))
+        }
+        let checked = URL(fileURLWithPath: path)
+        if let refusal = ExecFolder.refusal(checked, protecting: lab, role: role) { return .failure(FolderRefusal(reason: refusal)) }
+        return .success(checked)
     }
 
     /// A program named without a path is looked up on PATH, as a shell would; nil when it is not there.

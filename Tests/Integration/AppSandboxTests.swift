@@ -95,4 +95,39 @@ import WorldTestSupport
             }
         }
     }
+
+    /// `--read DIR` lets the program read one more folder (a package's path dependency), never
+    /// write it, and never the lab's state.
+    @Test func aFolderToReadIsReadOnlyAndNeverTheLabs() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            try await withTemporaryDirectory { work in
+                try await withTemporaryDirectory { dependency in
+                    try Data("DEP\n".utf8).write(to: dependency.appending(path: "Package.swift"))
+                    let script = work.appending(path: "read.sh")
+                    let text =
+                        "#!/bin/sh\ncat '\(dependency.path)/Package.swift' 2>/dev/null || echo 'DENIED read'\n"
+                        + "if echo x > '\(dependency.path)/made' 2>/dev/null; then echo WROTE; else echo 'DENIED write'; fi\n"
+                    try Data(text.utf8).write(to: script)
+                    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+                    let exec = "app exec --state '\(lab.state.root.path)' --device \(W.phone) --app com.example.AppOne"
+                    let without = try runTool("/bin/sh", ["-c", "cd '\(work.path)' && '\(WorldTestSupport.kclab.path)' \(exec) -- '\(script.path)'"])
+                    #expect(without.stdout.contains("DENIED read") && without.stdout.contains("DENIED write"), "\(without.stdout)\(without.stderr)")
+                    let with = try runTool(
+                        "/bin/sh",
+                        ["-c", "cd '\(work.path)' && '\(WorldTestSupport.kclab.path)' \(exec) --read '\(dependency.path)' -- '\(script.path)'"]
+                    )
+                    #expect(with.status == 0, "\(with.stderr)")
+                    #expect(with.stdout.contains("DEP") && with.stdout.contains("DENIED write"), "read, not write: \(with.stdout)")
+                    #expect(!FileManager.default.fileExists(atPath: dependency.appending(path: "made").path))
+
+                    let intoTheLab = DeviceRequest.Action.exec(program: script.path, arguments: [], readable: [lab.state.root.path])
+                    let refused = try DeviceClient(state: lab.state, device: W.phone).send(DeviceRequest(intoTheLab, app: "com.example.AppOne"))
+                    #expect(
+                        refused.error?.contains("the folder to read \(lab.state.root.path) holds or is inside the lab's state") == true,
+                        "\(String(describing: refused.error))"
+                    )
+                }
+            }
+        }
+    }
 }

@@ -8,8 +8,11 @@ import WorldTestSupport
 /// pass on a test host holding the shared group, and fail, explained, on one that does not.
 @Suite(.serialized) struct ExamplePackageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// Kept between runs, so that a second `make test` builds incrementally.
-    static let scratch = repository.appending(path: ".build/examples/KeychainUser")
+    /// The layout docs/testing-your-package.md describes (the package, and a KeychainLab checkout
+    /// named keychainlab beside it), kept between runs so that a second `make test` builds
+    /// incrementally.
+    static let workspace = repository.appending(path: ".build/examples")
+    static let package = workspace.appending(path: "KeychainUser")
 
     /// Runs `command` in `folder` through the shell.
     static func shell(_ command: String, in folder: URL) throws -> ProgramResult {
@@ -19,35 +22,46 @@ import WorldTestSupport
         )
     }
 
-    @Test func keychainUserPassesUnderKclabTestAndFailsWithoutItsGroup() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "kclab-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // The layout docs/testing-your-package.md describes: a KeychainLab checkout named keychainlab beside the package.
-        try FileManager.default.createSymbolicLink(at: folder.appending(path: "keychainlab"), withDestinationURL: Self.repository)
-        let package = folder.appending(path: "KeychainUser")
-        try FileManager.default.copyItem(at: Self.repository.appending(path: "Examples/KeychainUser"), to: package)
+    /// The example's files copied over the workspace's, its `.build` kept.
+    static func prepare() throws {
+        let files = FileManager.default
+        try files.createDirectory(at: package, withIntermediateDirectories: true)
+        let link = workspace.appending(path: "keychainlab")
+        if (try? files.destinationOfSymbolicLink(atPath: link.path)) != repository.path {
+            try? files.removeItem(at: link)
+            try files.createSymbolicLink(at: link, withDestinationURL: repository)
+        }
+        for item in ["Package.swift", "Sources", "Tests"] {
+            try? files.removeItem(at: package.appending(path: item))
+            try files.copyItem(at: repository.appending(path: "Examples/KeychainUser/\(item)"), to: package.appending(path: item))
+        }
+    }
 
-        let built = try Self.shell("swift build --build-tests --scratch-path \(Self.scratch.path)", in: package)
+    @Test func keychainUserPassesUnderKclabTestAndFailsWithoutItsGroup() throws {
+        try Self.prepare()
+        let built = try Self.shell("swift build --build-tests", in: Self.package)
         try #require(built.status == 0, "\(built.stdout.suffix(3000))\(built.stderr.suffix(2000))")
         #expect(!Self.compiled("X509") && !Self.compiled("Crypto"), "the app side builds no certificate library")
 
-        let bundle = Self.scratch.appending(path: "debug/KeychainUserPackageTests.xctest").path
-        let passed = try Self.shell("\(kclab.path) test --access-group shared -- \(bundle)", in: package)
+        // As a team runs it: swift test, which reads the KeychainLab checkout beside the package.
+        let passed = try Self.shell("\(kclab.path) test --access-group shared --read ../keychainlab -- swift test --skip-build", in: Self.package)
         #expect(passed.status == 0, "\(passed.stdout)\n\(passed.stderr)")
         #expect(passed.stdout.contains("Executed 1 test, with 0 failures"), "the XCTest case ran: \(passed.stdout)")
         #expect(passed.stdout.contains("Test run with 3 tests in 1 suite passed"), "the Swift Testing suite ran: \(passed.stdout)")
         #expect(passed.stderr.contains("may not write to access group 'OTHERTEAM1.foreign'"), "the expected -34018 is explained: \(passed.stderr)")
 
-        let failed = try Self.shell("\(kclab.path) test --access-group other -- \(bundle)", in: package)
+        // The test bundle alone, on a host without the shared group: the sharing test fails, explained.
+        let bundle = Self.package.appending(path: ".build/debug/KeychainUserPackageTests.xctest").path
+        let failed = try Self.shell("\(kclab.path) test --access-group other -- \(bundle)", in: Self.package)
         #expect(failed.status != 0, "without TESTHOST01.shared the sharing test fails: \(failed.stdout)")
+        #expect(failed.stdout.contains("Executed 1 test, with 0 failures"), "its XCTest case still passes: \(failed.stdout)")
         #expect(failed.stdout.contains("theDefaultGroupIsTheSharedOne"), "\(failed.stdout)")
         #expect(failed.stderr.contains("does not belong to access group 'TESTHOST01.shared'"), "\(failed.stderr)")
     }
 
     /// Whether the example's build compiled `module` (it has object files).
     static func compiled(_ module: String) -> Bool {
-        let folder = scratch.appending(path: "debug/\(module).build")
+        let folder = package.appending(path: ".build/debug/\(module).build")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.contains { $0.hasSuffix(".o") }
     }

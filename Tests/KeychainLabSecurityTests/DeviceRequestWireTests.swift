@@ -15,6 +15,7 @@ import Testing
         .info, .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .lockKeychain, .uninstall, .install,
         .run(arguments: ["login", "--password", "-"], input: "s3cret\n"),
         .exec(program: "/bin/sh", arguments: ["-c", "true"], input: nil, workingDirectory: "/tmp"),
+        .exec(program: "/bin/sh", arguments: [], workingDirectory: "/tmp", readable: ["/src/dependency", "/src/other"]),
         .unlockKeychain(password: "pw"), .unlockKeychain(),
         .addSharedWebCredential(fqdn: "example.com", account: "alice", password: nil),
         .requestSharedWebCredential(fqdn: nil, account: nil),

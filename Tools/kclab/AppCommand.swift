@@ -138,6 +138,12 @@ extension AppCommand {
         @Flag(help: "Give the program this command's standard input.")
         var stdin = false
 
+        @Option(
+            name: .customLong("read"),
+            help: "A folder the program may read besides this one, such as a path dependency's (repeatable; never the lab's state)."
+        )
+        var readable: [String] = []
+
         @Argument(parsing: .postTerminator, help: "The program and its arguments, after --.")
         var command: [String] = []
 
@@ -157,7 +163,13 @@ extension AppCommand {
                 warn("note: running in the app's folder, not here: \(refusal)")
                 folder = nil
             }
-            let exec = DeviceRequest.Action.exec(program: program, arguments: Array(resolved.dropFirst()), input: input, workingDirectory: folder)
+            let exec = DeviceRequest.Action.exec(
+                program: program,
+                arguments: Array(resolved.dropFirst()),
+                input: input,
+                workingDirectory: folder,
+                readable: readable.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            )
             try launch(target, DeviceRequest(exec, app: target.app))
         }
     }

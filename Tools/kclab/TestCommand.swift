@@ -44,6 +44,12 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "A device to run on (repeatable): iphone, mac, or a device of --world (default: the first).")
     var device: [String] = []
 
+    @Option(
+        name: .customLong("read"),
+        help: "A folder the command may read besides this one, such as a path dependency's (repeatable; never the lab's state)."
+    )
+    var readable: [String] = []
+
     @Option(help: "Keep the lab here instead of a temporary folder, and leave it running (kclab down --state DIR ends it).")
     var state: String?
 
@@ -135,6 +141,7 @@ struct TestCommand: AsyncParsableCommand {
             }
         let here = FileManager.default.currentDirectoryPath
         let program = AppCommand.resolvedExec(command)
+        let folders = readable.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         var failed: Int32 = 0
         for device in devices {
             guard let app = device.installed.first(where: { $0.bundleID == bundle.rawValue }) else {
@@ -148,7 +155,7 @@ struct TestCommand: AsyncParsableCommand {
                     "… running \(([program[0]] + arguments).joined(separator: " ")) as \(app.appID) on \(device.id) (\(device.platform) \(device.osVersion))"
                 )
                 let request = DeviceRequest(
-                    .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here),
+                    .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here, readable: folders),
                     app: bundle.rawValue
                 )
                 let response = try DeviceClient(state: lab, device: device.id).send(request)
