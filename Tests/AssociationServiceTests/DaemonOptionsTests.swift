@@ -13,10 +13,13 @@ import Testing
         #expect(DaemonOptions.value(nil, "HOST", daemon: "associationd", environment: environment) == nil)
         #expect(DaemonOptions.variable("STATE", daemon: "webcredentiald") == "WEBCREDENTIALD_STATE")
 
-        let parsed = try DaemonOptions.parse(["--port", "0", "--advertise", "associationd", "--state", "/tmp/a"])
-        #expect(parsed.listenPort(default: 7702) == 0 && parsed.advertisedHost == "associationd")
-        #expect(parsed.stateFolder.path == "/tmp/a" && parsed.listenHost == "127.0.0.1")
-        #expect(try DaemonOptions.parse([]).listenPort(default: 7702) == 7702)
+        let parsed = try DaemonOptions.parse(["--port", "0", "--advertise", "associationd", "--state", "/tmp/a", "--world", "/tmp/w"])
+        #expect(parsed.listen.listenPort(default: 7702) == 0 && parsed.listen.advertisedHost == "associationd")
+        #expect(parsed.listen.stateFolder.path == "/tmp/a" && parsed.listen.listenHost == "127.0.0.1")
+        #expect(parsed.configuration(defaultPort: 7702).world.path == "/tmp/w")
+        #expect(try DaemonOptions.parse([]).listen.listenPort(default: 7702) == 7702)
         #expect(throws: (any Error).self) { try DaemonOptions.parse(["--port", "70000"]) }
+        #expect(throws: (any Error).self) { try ListenOptions.parse(["--port", "-1"]) }
+        #expect(throws: (any Error).self, "the website's options take no built world") { try ListenOptions.parse(["--world", "/tmp/w"]) }
     }
 }

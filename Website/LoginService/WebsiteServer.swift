@@ -3,32 +3,28 @@ public import Foundation
 import Hummingbird
 public import Logging
 import NIOCore
-import ServiceSupport
+public import ServiceSupport
 public import WorldFile
 
 /// The login website: HTML pages and a JSON API for every world website, on loopback HTTP behind
 /// nginx (which terminates TLS with each host's certificate and passes the Host on).
 public enum WebsiteServer {
-    public struct Configuration: Sendable {
+    public struct Configuration: DaemonConfigured, Sendable {
+        /// Where it listens and keeps website.sqlite, endpoint.json and admin.sock; its `world`
+        /// is the world file (the website reads its sites and accounts, not a built world).
+        public var daemon: DaemonConfiguration
+        /// The world file's content.
         public var world: World
-        /// website.sqlite and endpoint.json.
-        public var state: URL
-        public var host: String
-        public var port: Int
         public var hasher: PasswordHasher
 
-        public init(world: World, state: URL, host: String = "127.0.0.1", port: Int = 7710, hasher: PasswordHasher = PasswordHasher()) {
+        public init(daemon: DaemonConfiguration, world: World, hasher: PasswordHasher = PasswordHasher()) {
+            self.daemon = daemon
             self.world = world
-            self.state = state
-            self.host = host
-            self.port = port
             self.hasher = hasher
         }
 
-        public var endpointFile: URL { state.appending(path: "endpoint.json") }
-
         /// The operator's socket (``adminApplication(_:store:logger:)``).
-        public var adminSocket: URL { state.appending(path: WebsiteServer.adminSocketName) }
+        public var adminSocket: URL { daemon.state.appending(path: WebsiteServer.adminSocketName) }
     }
 
     /// The name of the operator's socket in the state folder.
@@ -61,23 +57,7 @@ public enum WebsiteServer {
         pages.addPasskeyPages(to: router)
         APIRoutes(service: service, sites: sites).add(to: router)
         PasskeyRoutes(passkeys: passkeys, sites: sites).add(to: router)
-        let endpointFile = configuration.endpointFile
-        let host = configuration.host
-        return Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "website"),
-            onServerRunning: { channel in
-                // Plain HTTP: nginx in front adds TLS.
-                Endpoint.announce(
-                    service: "website",
-                    host: host,
-                    port: channel.localAddress?.port ?? 0,
-                    to: endpointFile,
-                    logger: logger,
-                    scheme: "http"
-                )
-            },
-            logger: logger
-        )
+        // Plain HTTP: nginx in front adds TLS.
+        return try configuration.daemon.application("website", router: router, tls: nil, logger: logger)
     }
 }

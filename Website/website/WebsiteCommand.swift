@@ -19,33 +19,28 @@ struct WebsiteCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The world file.")
-    var world: String
+    @Option(help: "The world file: its websites and their declared accounts (also WEBSITE_WORLD).")
+    var world: String?
 
-    @Option(help: "The state folder: website.sqlite, endpoint.json.")
-    var state = "state/website"
-
-    @Option(help: "The address to listen on (plain HTTP: keep it on loopback, behind nginx).")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 7710
+    /// --state (website.sqlite, endpoint.json, admin.sock), --host (plain HTTP: keep it on
+    /// loopback, behind nginx), --advertise, --port (default 7710), or WEBSITE_STATE…
+    @OptionGroup var listen: ListenOptions
 
     @Option(help: "scrypt's work factor as log2(N); 15 (32 MiB per hash) unless testing.")
     var scryptLogN = 15
 
     func validate() throws {
         guard (10...20).contains(scryptLogN) else { throw ValidationError("--scrypt-log-n must be 10 to 20") }
+        guard DaemonOptions.value(world, "WORLD") != nil else { throw ValidationError("give the world file: --world FILE (or WEBSITE_WORLD)") }
     }
 
     func run() async throws {
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "website")
+        let file = URL(fileURLWithPath: DaemonOptions.value(world, "WORLD") ?? "")
         let configuration = WebsiteServer.Configuration(
-            world: try World.load(contentsOf: URL(fileURLWithPath: world)),
-            state: URL(fileURLWithPath: state),
-            host: host,
-            port: port,
+            daemon: listen.configuration(world: file, defaultPort: 7710),
+            world: try World.load(contentsOf: file),
             hasher: PasswordHasher(logN: scryptLogN)
         )
         try await WebsiteServer.run(configuration, logger: logger)

@@ -32,7 +32,7 @@ struct CDN: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        try FileManager.default.createDirectory(at: daemon.stateFolder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: daemon.listen.stateFolder, withIntermediateDirectories: true)
         let configuration = CDNServer.Configuration(
             daemon.configuration(defaultPort: 7704),
             resolve: resolutions,

@@ -3,7 +3,8 @@ public import Foundation
 /// What every daemon's configuration starts with: the built world it reads, the state folder it
 /// keeps, and where it listens (read from flags and the environment by ``DaemonOptions``).
 public struct DaemonConfiguration: Sendable {
-    /// The built world: TLS identities, trust roots.
+    /// The built world: TLS identities, trust roots (for the website, which has no TLS of its
+    /// own, the world file: its sites and declared accounts).
     public var world: URL
     /// The daemon's state folder: its database and endpoint.json.
     public var state: URL
