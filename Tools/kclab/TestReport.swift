@@ -12,7 +12,8 @@ enum TestReport {
     static func lines(_ entries: [KeychainAPI.AuditEntry], device: String, status: Int32) -> [String] {
         let refused = entries.filter { entry in entry.status.flatMap(SecStatus.init(code:)).map(explained.contains) ?? false }
         guard !refused.isEmpty else {
-            return ["kclab test: \(device): \(entries.count) keychain calls, none refused with -34018 or -25291 (exit status \(status))"]
+            let codes = explained.map(\.code).sorted().map(String.init).joined(separator: " or ")
+            return ["kclab test: \(device): \(entries.count) keychain calls, none refused with \(codes) (exit status \(status))"]
         }
         var lines = ["kclab test: \(device): \(refused.count) of \(entries.count) keychain calls refused (exit status \(status)):"]
         var seen: [String: Int] = [:]
