@@ -174,10 +174,19 @@ let package = Package(
             path: "Website/website",
             swiftSettings: strictSettings
         ),
+        /// The checked identifiers (team IDs, bundle IDs, app IDs, access groups) and their errors,
+        /// with nothing but LabErrors beneath: the device protocol carries them into every app.
+        .target(
+            name: "AppIdentifiers",
+            dependencies: ["LabErrors"],
+            path: "Services/Identity/AppIdentifiers",
+            swiftSettings: strictSettings
+        ),
         /// Identity: teams, app IDs, entitlements, profiles, code signatures and bundle verification.
         .target(
             name: "AppIdentity",
             dependencies: [
+                "AppIdentifiers",
                 "LabErrors",
                 "CMSSupport",
                 product("X509"),
@@ -527,7 +536,7 @@ let package = Package(
         /// The messages between apps (or kclab) and their device, and a blocking line-socket client.
         .target(
             name: "DeviceProtocol",
-            dependencies: ["KeychainTypes"],
+            dependencies: ["AppIdentifiers", "KeychainTypes"],
             path: "Devices/DeviceProtocol",
             swiftSettings: strictSettings
         ),
@@ -543,7 +552,7 @@ let package = Package(
         /// defines its own `Keychain` compiles unchanged.
         .target(
             name: "KeychainLab",
-            dependencies: ["DeviceProtocol", "KeychainLabSecurity"],
+            dependencies: ["AppIdentifiers", "DeviceProtocol", "KeychainLabSecurity"],
             path: "Devices/KeychainLab",
             swiftSettings: strictSettings
         ),
@@ -702,6 +711,7 @@ let package = Package(
         .executableTarget(
             name: "kclab",
             dependencies: [
+                "AppIdentifiers",
                 "LabErrors",
                 "WorldLayout",
                 "AppIdentity",
@@ -877,6 +887,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
+                "AppIdentifiers",
                 "WorldLayout",
                 "app-sandbox",
                 "DeviceProtocol",

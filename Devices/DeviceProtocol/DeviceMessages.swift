@@ -1,3 +1,4 @@
+public import AppIdentifiers
 public import Foundation
 public import KeychainTypes
 
@@ -387,13 +388,18 @@ public struct PromptRecord: Codable, Hashable, Sendable {
 /// An installed app as its device knows it.
 public struct AppInfo: Codable, Hashable, Sendable {
     public var bundleID: String
-    public var appID: String
-    public var teamID: String
+    /// The application identifier; nil for a Mac app signed without a profile, which claims none.
+    public var appID: AppID?
+    /// The team that signed it; nil when its signature names none.
+    public var teamID: TeamID?
     /// In securityd's order; the first is the default for SecItemAdd.
-    public var accessGroups: [String]
+    public var accessGroups: [AccessGroup]
     public var getTaskAllow: Bool
 
-    public init(bundleID: String, appID: String, teamID: String, accessGroups: [String], getTaskAllow: Bool) {
+    /// The application identifier as kclab prints it; empty when there is none.
+    public var appIDText: String { appID?.rawValue ?? "" }
+
+    public init(bundleID: String, appID: AppID?, teamID: TeamID?, accessGroups: [AccessGroup], getTaskAllow: Bool) {
         self.bundleID = bundleID
         self.appID = appID
         self.teamID = teamID

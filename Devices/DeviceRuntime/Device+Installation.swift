@@ -16,8 +16,8 @@ extension Device {
             return .failure(Installer.Refusal(reasons: [notInstalled(bundleID)]))
         }
         installer.remove(bundleID)
-        if let associations, !app.info.appID.isEmpty {
-            let path = "/v1/apps/" + (app.info.appID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? app.info.appID)
+        if let associations, let appID = app.info.appID {
+            let path = "/v1/apps/" + (appID.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? appID.rawValue)
             do {
                 _ = try await associations.send(.DELETE, path, [String: String](), as: [String: String].self)
             } catch {
@@ -38,7 +38,7 @@ extension Device {
             return .failure(refusal)
         case .success(let installed):
             let info = await adopt(installed)
-            logger.info("app installed", metadata: ["app.bundle": "\(bundleID)", "app.id": "\(info.appID)"])
+            logger.info("app installed", metadata: ["app.bundle": "\(bundleID)", "app.id": "\(info.appID?.rawValue ?? "none")"])
             return .success(info)
         }
     }

@@ -78,9 +78,9 @@ actor Device {
     private static func entry(for app: Installer.Installed) -> (App, KeychainAPI.AppRegistration) {
         let info = AppInfo(
             bundleID: app.bundleID,
-            appID: app.verdict.appID ?? "",
-            teamID: app.verdict.teamID ?? "",
-            accessGroups: app.verdict.accessGroups.map(\.rawValue),
+            appID: app.verdict.appID.flatMap { try? AppID($0) },
+            teamID: app.verdict.teamID.flatMap { try? TeamID($0) },
+            accessGroups: app.verdict.accessGroups,
             getTaskAllow: app.getTaskAllow
         )
         let registration = KeychainAPI.AppRegistration(profile: app.bundle.signed.profile, codeSignature: app.bundle.signed.codeSignature)
@@ -204,7 +204,7 @@ actor Device {
         guard let registration = registration[bundleID] else { return }
         let registered = try await keychain.send(.POST, "/v1/apps", registration, as: KeychainAPI.RegisteredApp.self)
         apps[bundleID]?.reference = registered.app
-        apps[bundleID]?.info.accessGroups = registered.accessGroups.map(\.rawValue)
+        apps[bundleID]?.info.accessGroups = registered.accessGroups
     }
 
     /// The installed app with this bundle ID.

@@ -1,3 +1,4 @@
+import AppIdentifiers
 import DeviceProtocol
 public import Foundation
 import KeychainLabSecurity
@@ -142,7 +143,7 @@ public struct Keychain: Sendable {
     /// The app's access groups in the order the system forms them (keychain-access-groups, the app
     /// ID, app groups), from its verified signature: no probe item needed.
     public static var entitledAccessGroups: [String] {
-        DeviceConnection.shared.send(DeviceRequest(.info)).app?.accessGroups ?? []
+        DeviceConnection.shared.send(DeviceRequest(.info)).app?.accessGroups.map(\.rawValue) ?? []
     }
 
     /// The group `SecItemAdd` uses when none is named: the first entitled group.

@@ -1,3 +1,4 @@
+import AppIdentifiers
 import DeviceProtocol
 import Foundation
 import KeychainTypes
@@ -84,8 +85,8 @@ import Testing
             let device = try DeviceClient(state: lab.state, device: W.phone)
             let updated = try device.send(DeviceRequest(.installUpdate, app: "com.example.Legacy"))
             #expect(updated.error == nil)
-            #expect(updated.app?.appID == "ABCDE12345.com.example.Legacy")
-            #expect(updated.app?.accessGroups == ["ABCDE12345.com.example.Legacy"])
+            #expect(updated.app?.appID?.rawValue == "ABCDE12345.com.example.Legacy")
+            #expect(updated.app?.accessGroups.map(\.rawValue) == ["ABCDE12345.com.example.Legacy"])
 
             // Seed 004: the item is still stored, in a group the app no longer belongs to.
             let query: [String: SecValue] = ["class": .string("genp"), "acct": .string("notes")]
@@ -97,7 +98,7 @@ import Testing
             let refused = try device.send(DeviceRequest(.installUpdate, app: "com.example.AppTwo"))
             #expect(refused.error?.contains("entitlement-not-allowed") == true, "\(refused)")
             let appTwo = try device.send(DeviceRequest(.info, app: "com.example.AppTwo"))
-            #expect(appTwo.app?.accessGroups == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.AppTwo"])
+            #expect(appTwo.app?.accessGroups.map(\.rawValue) == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.AppTwo"])
             let none = try device.send(DeviceRequest(.installUpdate, app: "com.example.AppOne"))
             #expect(none.error?.contains("declares no update") == true)
         }
@@ -161,7 +162,9 @@ import Testing
                 try lab.status(.delete, on: W.phone, as: "com.example.AppOne", ["class": .string("genp"), "m_Limit": .string("m_LimitAll")]) == -50
             )
             let info = try DeviceClient(state: lab.state, device: W.mac).send(DeviceRequest(.info, app: "com.example.MacApp"))
-            #expect(info.app?.accessGroups == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.MacApp", "com.apple.token"])
+            #expect(
+                info.app?.accessGroups.map(\.rawValue) == ["ABCDE12345.com.example.SharedItems", "ABCDE12345.com.example.MacApp", "com.apple.token"]
+            )
         }
     }
 

@@ -207,7 +207,8 @@ extension AppCommand {
             guard let app = response.app else { throw fail("the device did not describe the updated app") }
             say(
                 try JSONOutput.object([
-                    ("bundleID", app.bundleID), ("appID", app.appID), ("teamID", app.teamID), ("accessGroups", app.accessGroups),
+                    ("bundleID", app.bundleID), ("appID", app.appIDText), ("teamID", app.teamID?.rawValue ?? ""),
+                    ("accessGroups", app.accessGroups.map(\.rawValue)),
                 ])
             )
         }

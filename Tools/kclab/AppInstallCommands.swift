@@ -40,5 +40,5 @@ extension AppCommand {
 private func printApp(_ response: DeviceResponse, _ what: String) throws {
     if let error = response.error { throw fail(error) }
     guard let app = response.app else { throw fail("the device did not describe the app") }
-    say("\(what) \(app.bundleID) (\(app.appID))")
+    say("\(what) \(app.bundleID) (\(app.appIDText))")
 }

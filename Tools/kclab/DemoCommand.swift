@@ -1,3 +1,4 @@
+import AppIdentifiers
 import ArgumentParser
 import AssociationAPI
 import DeviceProtocol
@@ -90,7 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
         for device in summary.devices {
             say("\(device.id) (\(device.platform) \(device.osVersion), iCloud \(device.iCloudAccount ?? "none"))")
             for app in device.installed {
-                say("  \(app.bundleID): \(app.accessGroups.joined(separator: ", "))")
+                say("  \(app.bundleID): \(app.accessGroups.map(\.rawValue).joined(separator: ", "))")
             }
             for (bundleID, reasons) in device.refused.sorted(by: { $0.key < $1.key }) {
                 say("  \(bundleID): REFUSED at install: \(reasons.joined(separator: "; "))")
@@ -120,7 +121,7 @@ struct DemoCommand: AsyncParsableCommand {
             switch step.action {
             case .update:
                 let response = try client.send(DeviceRequest(.installUpdate, app: step.app))
-                let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appID)" }
+                let outcome = response.app.map { "installed the update of \($0.bundleID): app ID now \($0.appIDText)" }
                 lines.append(outcome ?? response.error ?? "no answer")
             case .answer(let answers):
                 _ = try client.send(DeviceRequest(.setAnswers(answers)))

@@ -34,7 +34,7 @@ struct UpCommand: AsyncParsableCommand {
         for device in summary.devices {
             say("device \(device.id)  \(device.platform) \(device.osVersion)  UDID \(device.udid)  socket \(lab.controlSocket(device.id).path)")
             for app in device.installed {
-                say("    installed \(app.bundleID)  (\(app.appID))")
+                say("    installed \(app.bundleID)  (\(app.appIDText))")
             }
             for (bundleID, reasons) in device.refused.sorted(by: { $0.key < $1.key }) {
                 say("    REFUSED   \(bundleID): \(reasons.joined(separator: "; "))")

@@ -152,7 +152,7 @@ struct TestCommand: AsyncParsableCommand {
             var status: Int32 = 0
             for arguments in Self.runs(program) {
                 warn(
-                    "… running \(([program[0]] + arguments).joined(separator: " ")) as \(app.appID) on \(device.id) (\(device.platform) \(device.osVersion))"
+                    "… running \(([program[0]] + arguments).joined(separator: " ")) as \(app.appIDText) on \(device.id) (\(device.platform) \(device.osVersion))"
                 )
                 let request = DeviceRequest(
                     .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here, readable: folders),
@@ -165,7 +165,7 @@ struct TestCommand: AsyncParsableCommand {
                 if ended != 0, status == 0 { status = ended }
             }
             if status != 0, failed == 0 { failed = status }
-            let entries = try await refusals(on: device, app: app.appID, since: started, lab: lab)
+            let entries = try await refusals(on: device, app: app.appIDText, since: started, lab: lab)
             for line in TestReport.lines(entries, device: device.id, status: status) { warn(line) }
         }
         return failed
