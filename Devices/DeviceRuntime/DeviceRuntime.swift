@@ -28,7 +28,8 @@ public enum DeviceRuntime {
             layout: layout,
             destination: configuration.appsFolder,
             udid: declaration.udid,
-            platform: declaration.platform
+            platform: declaration.platform,
+            macBuilds: declaration.platform == .macos ? Set(world.apps.filter(\.isMacBuild).map(\.bundleID)) : []
         )
         let (installed, refused) = try installer.install(declaration.apps)
         for (bundleID, reasons) in refused.sorted(by: { $0.key < $1.key }) {

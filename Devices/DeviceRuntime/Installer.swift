@@ -13,6 +13,9 @@ struct Installer {
     let udid: String
     /// The device's platform: a Mac installs apps signed without a profile, iOS does not.
     let platform: Platform
+    /// The apps whose Mac build this device installs instead of their iOS build (on a Mac, those
+    /// the world builds for both platforms; elsewhere none).
+    let macBuilds: Set<BundleID>
 
     struct Installed: Sendable {
         let bundleID: String
@@ -27,7 +30,7 @@ struct Installer {
         var installed: [Installed] = []
         var refused: [String: [String]] = [:]
         for bundleID in apps {
-            switch install(bundleID, from: WorldLayout.bundle(bundleID)) {
+            switch install(bundleID, from: source(bundleID)) {
             case .success(let app): installed.append(app)
             case .failure(let refusal): refused[bundleID.rawValue] = refusal.reasons
             }
@@ -38,12 +41,15 @@ struct Installer {
     /// Verifies and installs the later version of `bundleID` (`apps/updates/`) over the current one.
     /// A refused update leaves the installed version as it was.
     func installUpdate(_ bundleID: BundleID) -> Result<Installed, Refusal> {
-        let source = WorldLayout.updateBundle(bundleID)
+        let source = source(bundleID, update: true)
         guard FileManager.default.fileExists(atPath: layout.url(source).path) else {
             return .failure(Refusal(reasons: ["the world declares no update of \(bundleID)"]))
         }
         let staging = destination.appending(path: ".staging")
-        switch Installer(verifier: verifier, layout: layout, destination: staging, udid: udid, platform: platform).install(bundleID, from: source) {
+        switch Installer(verifier: verifier, layout: layout, destination: staging, udid: udid, platform: platform, macBuilds: macBuilds).install(
+            bundleID,
+            from: source
+        ) {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let staged):
@@ -70,7 +76,12 @@ struct Installer {
 
     /// Verifies and installs `bundleID` from the built world again (after it was deleted).
     func reinstall(_ bundleID: BundleID) -> Result<Installed, Refusal> {
-        install(bundleID, from: WorldLayout.bundle(bundleID))
+        install(bundleID, from: source(bundleID))
+    }
+
+    /// Where the built world keeps the build of `bundleID` this device installs.
+    private func source(_ bundleID: BundleID, update: Bool = false) -> String {
+        WorldLayout.bundle(bundleID, update: update, macBuild: macBuilds.contains(bundleID))
     }
 
     /// Removes an installed bundle.

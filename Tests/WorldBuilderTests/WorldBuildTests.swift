@@ -60,6 +60,33 @@ import X509
         }
     }
 
+    /// One bundle ID built for iOS and for macOS: two bundles, each signed under its own profile
+    /// with its own entitlements, the Mac build in `apps/macos/`.
+    @Test func aBuildPerPlatformGetsItsOwnBundleAndProfile() async throws {
+        let yaml = """
+            teams: [{id: AAAAA11111, name: Team One}]
+            apps:
+              - {bundleID: one.notes, team: AAAAA11111, entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)phone]}}
+              - {bundleID: one.notes, team: AAAAA11111, platform: macos, entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)desk]}}
+            devices:
+              - {id: phone, osVersion: 17, apps: [one.notes]}
+              - {id: mac, platform: macos, osVersion: "14.5", apps: [one.notes]}
+            """
+        try await withBuiltWorld(yaml) { built in
+            let verifier = BundleVerifier(trust: try built.trustStore())
+            let phone = verifier.verify(bundleAt: built.file(WorldLayout.bundle(try BundleID("one.notes"))), platform: .ios)
+            let mac = verifier.verify(bundleAt: built.file(WorldLayout.bundle(try BundleID("one.notes"), macBuild: true)), platform: .macos)
+            #expect(phone.valid && mac.valid, "\(phone.reasons) \(mac.reasons)")
+            #expect(phone.accessGroups.map(\.rawValue).first == "AAAAA11111.phone")
+            #expect(mac.accessGroups.map(\.rawValue).first == "AAAAA11111.desk")
+            #expect(phone.builtFor == .ios && mac.builtFor == .macos)
+            let profile = try ProvisioningProfile(
+                propertyList: SignedMessage(der: Data(contentsOf: built.file("profiles/macos/one.notes.mobileprovision"))).content
+            )
+            #expect(profile.isForMac, "the Mac build's own profile: \(profile.platforms)")
+        }
+    }
+
     @Test func keysAreReadableByTheirOwnerOnly() async throws {
         try await withBuiltWorld { built in
             let keys = try Self.snapshot(built.layout.root).keys.filter { $0.hasSuffix(".key") }

@@ -61,6 +61,23 @@ import WorldFile
             mentions: "declared twice"
         ),
         Case(
+            name: "two builds of one bundle ID for one platform",
+            yaml: team + "apps:\n  - {bundleID: a.b, team: ABCDE12345, platform: macos}\n  - {bundleID: a.b, team: ABCDE12345, platform: macos}\n",
+            code: .inconsistent,
+            line: 4,
+            key: "apps[1]",
+            mentions: "declared twice for macos"
+        ),
+        Case(
+            name: "builds of one bundle ID by two teams",
+            yaml: "teams: [{id: ABCDE12345}, {id: ZZZZZ99999}]\n"
+                + "apps:\n  - {bundleID: a.b, team: ABCDE12345}\n  - {bundleID: a.b, team: ZZZZZ99999, platform: macos}\n",
+            code: .inconsistent,
+            line: 4,
+            key: "apps[1].team",
+            mentions: "one bundle ID belongs to one team"
+        ),
+        Case(
             name: "unknown build variable",
             yaml: team
                 + "apps:\n  - bundleID: a.b\n    team: ABCDE12345\n    entitlements:\n      keychain-access-groups:\n        - $(TeamPrefix)x\n",

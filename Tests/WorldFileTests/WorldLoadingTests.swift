@@ -161,6 +161,30 @@ import WorldFile
         #expect(world.device("mac")?.platform == .macos)
     }
 
+    /// One bundle ID with an iOS and a Mac build (a multiplatform target): each device installs
+    /// its own platform's, and a Mac with no Mac build installs the iOS one.
+    @Test func oneAppMayHaveABuildPerPlatform() throws {
+        let world = try World.parse(
+            yaml: """
+                teams: [{id: ABCDE12345}]
+                apps:
+                  - {bundleID: com.example.notes, team: ABCDE12345, entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)phone]}}
+                  - {bundleID: com.example.notes, team: ABCDE12345, platform: macos, entitlements: {keychain-access-groups: [$(AppIdentifierPrefix)desk]}}
+                  - {bundleID: com.example.ipad, team: ABCDE12345}
+                devices:
+                  - {id: phone, osVersion: 17, apps: [com.example.notes]}
+                  - {id: mac, platform: macos, osVersion: "14.5", apps: [com.example.notes, com.example.ipad]}
+                """,
+            file: "w.yaml"
+        )
+        let notes = try BundleID("com.example.notes")
+        #expect(world.app(notes, on: .ios)?.entitlements.keychainAccessGroups == ["ABCDE12345.phone"])
+        #expect(world.app(notes, on: .macos)?.entitlements.keychainAccessGroups == ["ABCDE12345.desk"])
+        #expect(world.apps.map(\.isMacBuild) == [false, true, false])
+        #expect(world.app(try BundleID("com.example.ipad"), on: .macos)?.platform == .ios, "an Apple silicon Mac runs the iPhone build")
+        #expect(world.app(try BundleID("com.example.ipad"), on: .ios)?.platform == .ios)
+    }
+
     @Test func profilesMayNameDevicesByUDID() throws {
         let world = try World.parse(
             yaml: """

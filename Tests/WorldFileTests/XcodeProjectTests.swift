@@ -124,6 +124,38 @@ import XcodeProject
         #expect(!imported.notes.contains { $0.contains("SHARED_GROUP") }, "\(imported.notes)")
     }
 
+    /// docs/examples/Journal: a multiplatform app (`SDKROOT = auto`, iPhone and Mac) whose Mac
+    /// build has entitlements of its own (`CODE_SIGN_ENTITLEMENTS[sdk=macosx*]`), and an iOS share
+    /// extension sharing its app group and keychain group: a build per platform, one world app.
+    @Test func importsAMultiplatformTargetAsABuildPerPlatform() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "xcodeproject-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: "docs/examples/Journal"), to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let imported = try ProjectImport(try XcodeProject(contentsOf: folder.appending(path: "Journal.xcodeproj")))
+        #expect(imported.apps.map(\.bundleID.rawValue) == ["com.example.journal", "com.example.journal", "com.example.journal.Share"])
+        #expect(imported.apps.map(\.platform) == [.ios, .macos, .ios])
+        #expect(imported.apps[0].entitlementsFile == "Journal/Journal.entitlements")
+        #expect(imported.apps[1].entitlementsFile == "Journal/JournalMac.entitlements", "the Mac SDK's own setting")
+        #expect(imported.apps[1].entitlements["com.apple.security.application-groups"]?.strings == ["ABCDE12345.com.example.journal"])
+        #expect(imported.apps[2].entitlements["keychain-access-groups"]?.strings == ["ABCDE12345.com.example.journal.shared"])
+        #expect(imported.notes.isEmpty, "\(imported.notes)")
+
+        let file = folder.appending(path: "world.yaml")
+        try Data(try imported.worldYAML().utf8).write(to: file)
+        let world = try World.load(contentsOf: file)
+        #expect(world.devices.map(\.id) == ["iphone", "mac"])
+        #expect(world.device("iphone")?.apps.map(\.rawValue).prefix(2) == ["com.example.journal", "com.example.journal.Share"], "and the browser")
+        #expect(world.device("mac")?.apps.map(\.rawValue) == ["com.example.journal"])
+        let journal = try BundleID("com.example.journal")
+        #expect(world.app(journal, on: .macos)?.isMacBuild == true)
+        #expect(world.app(journal, on: .macos)?.entitlements.applicationGroups == ["ABCDE12345.com.example.journal"])
+        #expect(world.app(journal, on: .ios)?.entitlements.applicationGroups == ["group.com.example.journal"])
+        let website = try #require(world.websites.first { $0.domain == "journal.example.com" })
+        let site = try #require(website.aasa)
+        let listed = String(decoding: site.json, as: UTF8.self).components(separatedBy: "ABCDE12345.com.example.journal\"").count - 1
+        #expect(listed == 2, "the app ID once under webcredentials and once under applinks, not once per build")
+    }
+
     /// One app from its entitlements file: the world expands its build variables as Xcode would.
     @Test func importsOneAppFromItsEntitlements() throws {
         let imported = try ProjectImport(

@@ -35,7 +35,7 @@ enum LabCompletion {
         guard let world = world(words) else { return [] }
         let typed = typed(words, index, prefix)
         let device = value(of: "--device", in: words).flatMap { world.device($0) }
-        let apps = device.map { $0.apps.map(\.rawValue) } ?? world.apps.map(\.bundleID.rawValue)
+        let apps = device.map { $0.apps.map(\.rawValue) } ?? Array(Set(world.apps.map(\.bundleID.rawValue))).sorted()
         return (apps + ["browser"]).filter { $0.hasPrefix(typed) }
     }
 }

@@ -109,7 +109,7 @@ extension WorldCommand {
                     let why = owner.map { "team \($0) registers it, not \(app.team.rawValue)" } ?? "no team registers it (appGroups)"
                     warnings.append("\(app.bundleID) claims app group \(group), but \(why): it will be refused at install (entitlement-not-allowed)")
                 }
-                let iPhones = world.devices.filter { $0.platform == .ios && $0.apps.contains(app.bundleID) }.map(\.id)
+                let iPhones = world.devices.filter { $0.platform == .ios && app.platform == .ios && $0.apps.contains(app.bundleID) }.map(\.id)
                 if !app.profile.exists, !iPhones.isEmpty {
                     warnings.append(
                         "\(app.bundleID) has no profile, so \(iPhones.joined(separator: ", ")) will refuse it (profile-required): only a Mac installs it"

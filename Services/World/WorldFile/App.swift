@@ -33,6 +33,10 @@ public struct App: Hashable, Sendable {
     public var update: AppUpdate?
     /// Whether this is the later version (``updated``) rather than the one devices install first.
     public var isUpdate = false
+    /// Whether this is the Mac build of an app the world also builds for iOS (set when the world is
+    /// loaded): one bundle ID, a build per platform, each with its own entitlements and profile, as
+    /// Xcode signs a multiplatform target. A Mac installs this build; an iPhone the iOS one.
+    public var isMacBuild = false
 
     /// An app from its parts.
     public init(

@@ -14,7 +14,11 @@ extension World {
         let siteValues = (try? top.optional("websites")?.sequence()) ?? []
 
         errors += unique(zip(teams.map(\.id.rawValue), teamValues), "team ID")
-        errors += unique(zip(apps.map(\.bundleID.rawValue), appValues), "bundle ID")
+        // One bundle ID may have a build per platform (a multiplatform target), not two of one.
+        var builds: Set<String> = []
+        for (app, value) in zip(apps, appValues) where !builds.insert("\(app.bundleID) \(app.platform)").inserted {
+            errors.append(value.error(.inconsistent, "the bundle ID '\(app.bundleID)' is declared twice for \(app.platform.rawValue)"))
+        }
         errors += unique(zip(devices.map(\.id), deviceValues), "device ID")
         errors += unique(zip(devices.map(\.udid), deviceValues), "UDID")
         errors += unique(zip(websites, siteValues).flatMap { site, value in site.hosts.map { ($0.host, value) } }, "host name")
@@ -28,6 +32,19 @@ extension World {
             "application group"
         )
 
+        // The portal registers a bundle ID to one team, so every build of it is that team's.
+        var firstTeam: [BundleID: TeamID] = [:]
+        for (app, value) in zip(apps, appValues) {
+            guard let team = firstTeam[app.bundleID] else {
+                firstTeam[app.bundleID] = app.team
+                continue
+            }
+            if team != app.team, let teamValue = try? value.mapping(known: App.keys).required("team") {
+                errors.append(
+                    teamValue.error(.inconsistent, "\(app.bundleID) is team \(team)'s in its other build: one bundle ID belongs to one team")
+                )
+            }
+        }
         let teamIDs = Set(teams.map(\.id))
         let deviceNames = Set(devices.map(\.id) + devices.map(\.udid))
         for (app, value) in zip(apps, appValues) {
@@ -50,16 +67,16 @@ extension World {
             }
         }
         // Platforms by bundle ID, looked up once per device's app (not by a search of every app).
-        let platforms = Dictionary(apps.map { ($0.bundleID, $0.platform) }, uniquingKeysWith: { first, _ in first })
+        let platforms = Dictionary(apps.map { ($0.bundleID, Set([$0.platform])) }, uniquingKeysWith: { $0.union($1) })
         for (device, value) in zip(devices, deviceValues) {
             check { () throws(WorldError) in
                 let appList = try value.mapping(known: Device.keys).optional("apps")?.sequence() ?? []
                 for (bundleID, element) in zip(device.apps, appList) {
-                    guard let platform = platforms[bundleID] else {
+                    guard let built = platforms[bundleID] else {
                         errors.append(element.error(.inconsistent, "no app \(bundleID) is declared under 'apps'"))
                         continue
                     }
-                    if platform == .macos, device.platform == .ios {
+                    if !built.contains(.ios), device.platform == .ios {
                         errors.append(element.error(.inconsistent, "\(bundleID) is a macOS app and \(device.id) an iOS device"))
                     }
                 }
@@ -83,6 +100,10 @@ extension World {
     /// Fills what depends on the whole world: development profiles without a device list list every
     /// device, and devices named by UDID are named by ID.
     mutating func resolveDefaults() {
+        let iOSBuilds = Set(apps.filter { $0.platform == .ios }.map(\.bundleID))
+        for index in apps.indices where apps[index].platform == .macos {
+            apps[index].isMacBuild = iOSBuilds.contains(apps[index].bundleID)
+        }
         let allDevices = devices.map(\.id)
         let byUDID = Dictionary(devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first })
         for index in apps.indices where apps[index].profile.kind == .development {

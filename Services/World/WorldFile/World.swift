@@ -28,9 +28,16 @@ public struct World: Hashable, Sendable {
         teams.first { $0.id == id }
     }
 
-    /// The app with this bundle ID.
+    /// The app with this bundle ID (its first build, when it has one per platform).
     public func app(_ bundleID: BundleID) -> App? {
         apps.first { $0.bundleID == bundleID }
+    }
+
+    /// The build of `bundleID` a device of `platform` installs: its own platform's, or on a Mac the
+    /// iOS build when there is no Mac build (an Apple silicon Mac runs iPhone apps).
+    public func app(_ bundleID: BundleID, on platform: Platform) -> App? {
+        let builds = apps.filter { $0.bundleID == bundleID }
+        return builds.first { $0.platform == platform } ?? (platform == .macos ? builds.first : nil)
     }
 
     /// The device with this ID.

@@ -52,12 +52,17 @@ extension ProjectImport {
     private var devices: [Node] {
         var devices: [Node] = []
         for (id, platform, version) in [("iphone", Platform.ios, "17.4"), ("mac", Platform.macos, "14.5")] {
-            let installed = apps.filter { $0.platform == platform || (macRunsIOSApps && platform == .macos) }.map { Self.text($0.bundleID.rawValue) }
-            guard !installed.isEmpty else { continue }
+            // A Mac installs an app's Mac build, or with macRunsIOSApps its iOS build when it has no other.
+            var seen: Set<BundleID> = []
+            let installed =
+                apps.filter { $0.platform == platform }.map(\.bundleID)
+                + (macRunsIOSApps && platform == .macos ? apps.map(\.bundleID) : [])
+            let names = installed.filter { seen.insert($0).inserted }.map { Self.text($0.rawValue) }
+            guard !names.isEmpty else { continue }
             devices.append(
                 Node([
                     (Self.text("id"), Self.text(id)), (Self.text("platform"), Self.text(platform.rawValue)),
-                    (Self.text("osVersion"), Node(version, .implicit, .doubleQuoted)), (Self.text("apps"), Node(installed)),
+                    (Self.text("osVersion"), Node(version, .implicit, .doubleQuoted)), (Self.text("apps"), Node(names)),
                 ])
             )
         }
@@ -70,6 +75,7 @@ extension ProjectImport {
     private func websites(siteFiles: [String: String]) -> [Node] {
         var claims: [String: [String: [String]]] = [:]
         var order: [String] = []
+        var listed: Set<String> = []
         for host in siteFiles.keys.sorted() where claims[host] == nil {
             claims[host] = [:]
             order.append(host)
@@ -85,7 +91,10 @@ extension ProjectImport {
                 host = host.lowercased()
                 guard !host.hasPrefix("*."), !host.isEmpty else { continue }
                 if claims[host] == nil { order.append(host) }
-                claims[host, default: [:]][service, default: []].append(app.appID.rawValue)
+                // The builds of one app share its app ID: list it once.
+                if listed.insert("\(host) \(service) \(app.appID)").inserted {
+                    claims[host, default: [:]][service, default: []].append(app.appID.rawValue)
+                }
             }
         }
         return order.map { host in

@@ -50,18 +50,21 @@ public struct ProjectImport: Sendable {
         self.configuration = chosen
         apps = []
         notes = project.problems[chosen] ?? []
-        var seen: Set<BundleID> = []
+        // One bundle ID may have a build per platform (a multiplatform target, or an iOS target and
+        // its Mac twin), not two builds for one platform.
+        var seen: Set<String> = []
         for target in project.targets {
             guard target.isApplicationOrExtension else {
                 notes.append("target \(target.name) (\(target.productType)) is not an app or an app extension: skipped")
                 continue
             }
-            guard let app = importTarget(target, of: project, team: team, settings: settings) else { continue }
-            guard seen.insert(app.bundleID).inserted else {
-                notes.append("target \(target.name): \(app.bundleID) is already another target's bundle ID: skipped")
-                continue
+            for app in importTarget(target, of: project, team: team, settings: settings) {
+                guard seen.insert("\(app.bundleID) \(app.platform)").inserted else {
+                    notes.append("target \(target.name): \(app.bundleID) is already another target's bundle ID for \(app.platform.rawValue): skipped")
+                    continue
+                }
+                apps.append(app)
             }
-            apps.append(app)
         }
         if apps.isEmpty { throw XcodeProjectError(.shape, "no app or app-extension target could be imported: \(notes.joined(separator: "; "))") }
     }
@@ -97,17 +100,30 @@ public struct ProjectImport: Sendable {
         notes = []
     }
 
-    /// The target as a world app, or nil (with a note saying why).
+    /// The target's build for each platform it supports, as world apps (with a note for each
+    /// that cannot be imported, saying why).
     private mutating func importTarget(
         _ target: XcodeProject.Target,
         of project: XcodeProject,
         team: TeamID?,
         settings given: [String: String]
-    ) -> ImportedApp? {
+    ) -> [ImportedApp] {
         var overrides = given
         if let team { overrides["DEVELOPMENT_TEAM"] = team.rawValue }
         let probe = BuildSettings(project: project, target: target, configuration: configuration, sdk: "iphoneos", overrides: overrides)
-        let platform = Self.platform(sdkRoot: probe.value("SDKROOT"), supported: probe.value("SUPPORTED_PLATFORMS"))
+        let platforms = Self.platforms(sdkRoot: probe.value("SDKROOT"), supported: probe.value("SUPPORTED_PLATFORMS"))
+        return platforms.compactMap { importBuild(target, for: $0, of: project, overrides: overrides, multiplatform: platforms.count > 1) }
+    }
+
+    /// The target built for `platform` as a world app, or nil (with a note saying why).
+    private mutating func importBuild(
+        _ target: XcodeProject.Target,
+        for platform: Platform,
+        of project: XcodeProject,
+        overrides: [String: String],
+        multiplatform: Bool
+    ) -> ImportedApp? {
+        let name = multiplatform ? "\(target.name) (\(platform.rawValue))" : target.name
         let settings = BuildSettings(
             project: project,
             target: target,
@@ -118,7 +134,7 @@ public struct ProjectImport: Sendable {
         func skip(_ reason: String) -> ImportedApp? {
             let missing = settings.unresolved.map { "$(\($0))" }.joined(separator: ", ")
             let hint = missing.isEmpty ? "" : " (\(missing) set nowhere in the project: give --set NAME=VALUE)"
-            notes.append("target \(target.name): \(reason)\(hint): skipped")
+            notes.append("target \(name): \(reason)\(hint): skipped")
             return nil
         }
         guard let identifier = settings.value("PRODUCT_BUNDLE_IDENTIFIER"), !identifier.isEmpty else {
@@ -138,13 +154,13 @@ public struct ProjectImport: Sendable {
                 entitlements = try Entitlements(propertyList: data).values.mapValues { Self.expand($0, with: settings) }
                 file = path
             } catch {
-                notes.append("target \(target.name): its entitlements file \(path) cannot be read (\(error)); imported without entitlements")
+                notes.append("target \(name): its entitlements file \(path) cannot be read (\(error)); imported without entitlements")
             }
         }
-        for name in settings.unresolved {
-            notes.append("target \(target.name): $(\(name)) is set nowhere in the project; it was expanded to nothing")
+        for setting in settings.unresolved {
+            notes.append("target \(name): $(\(setting)) is set nowhere in the project; it was expanded to nothing")
         }
-        notes += settings.cut.map { "target \(target.name): \($0)" }
+        notes += settings.cut.map { "target \(name): \($0)" }
         return ImportedApp(
             target: target.name,
             bundleID: bundleID,
@@ -155,10 +171,18 @@ public struct ProjectImport: Sendable {
         )
     }
 
-    /// `SDKROOT` (`iphoneos`, `macosx`), or for `auto` the first of `SUPPORTED_PLATFORMS`.
-    static func platform(sdkRoot: String?, supported: String?) -> Platform {
-        let sdk = sdkRoot == "auto" || sdkRoot == nil ? supported?.split(separator: " ").first.map(String.init) : sdkRoot
-        return sdk?.hasPrefix("macosx") == true ? .macos : .ios
+    /// The platforms a target builds for: `SDKROOT`'s (`iphoneos`, `macosx`), or for `auto` (a
+    /// multiplatform target) each of `SUPPORTED_PLATFORMS` the lab runs, iOS first. Simulators
+    /// are the same build; watchOS, tvOS and visionOS have no device here.
+    static func platforms(sdkRoot: String?, supported: String?) -> [Platform] {
+        guard sdkRoot == "auto" || sdkRoot == nil || sdkRoot?.isEmpty == true else {
+            return [sdkRoot?.hasPrefix("macosx") == true ? .macos : .ios]
+        }
+        let named = (supported ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" })
+        var platforms: [Platform] = []
+        if named.contains(where: { $0.hasPrefix("iphone") }) { platforms.append(.ios) }
+        if named.contains(where: { $0.hasPrefix("macosx") }) { platforms.append(.macos) }
+        return platforms.isEmpty ? [.ios] : platforms
     }
 
     /// At most a megabyte: an entitlements file is a few hundred bytes.

@@ -18,6 +18,8 @@ public import Foundation
 ///   apps/BUNDLEID.app/                  each app's signed bundle
 ///   apps/updates/BUNDLEID.app/          the later version of an app that declares `update:`
 ///   profiles/updates/BUNDLEID.mobileprovision   its profile
+///   apps/macos/BUNDLEID.app/            the Mac build of an app the world also builds for iOS
+///   profiles/macos/BUNDLEID.mobileprovision     its profile (and apps|profiles/updates/macos/…)
 ///   devices/ID/device.pem|.key          each device's mutual-TLS identity (chain included)
 ///   websites/HOST/tls.pem|.key          each host's TLS identity (chain included)
 ///   websites/HOST/apple-app-site-association   the file the host serves (JSON or signed)
@@ -58,10 +60,18 @@ public struct WorldLayout: Sendable, Hashable {
     }
 
     public static func teamCertificate(_ team: TeamID) -> String { "teams/\(team)/signing.pem" }
-    public static func profile(_ bundleID: BundleID) -> String { "profiles/\(bundleID).mobileprovision" }
-    public static func bundle(_ bundleID: BundleID) -> String { "apps/\(bundleID).app" }
-    public static func updateBundle(_ bundleID: BundleID) -> String { "apps/updates/\(bundleID).app" }
-    public static func updateProfile(_ bundleID: BundleID) -> String { "profiles/updates/\(bundleID).mobileprovision" }
+    /// An app's profile; `update` for its later version, `macBuild` for the Mac build of an app
+    /// that also has an iOS build (each build is signed under a profile of its own).
+    public static func profile(_ bundleID: BundleID, update: Bool = false, macBuild: Bool = false) -> String {
+        "profiles/\(variant(update: update, macBuild: macBuild))\(bundleID).mobileprovision"
+    }
+    /// An app's signed bundle; `update` and `macBuild` as for ``profile(_:update:macBuild:)``.
+    public static func bundle(_ bundleID: BundleID, update: Bool = false, macBuild: Bool = false) -> String {
+        "apps/\(variant(update: update, macBuild: macBuild))\(bundleID).app"
+    }
+    private static func variant(update: Bool, macBuild: Bool) -> String {
+        (update ? "updates/" : "") + (macBuild ? "macos/" : "")
+    }
     public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
     /// What a device is (ID, UDID, platform, release), for tools that check as it does.
     public static func deviceDescription(_ device: String) -> String { "devices/\(device)/device.json" }
