@@ -22,7 +22,7 @@ enum ProfileText {
             lines.append("  \(key): \(text(value))")
         }
         if profile.provisionsAllDevices {
-            lines.append("devices: all (enterprise)")
+            lines.append(profile.method == .developerID ? "devices: all (Developer ID)" : "devices: all (enterprise)")
         } else if let devices = profile.provisionedDevices {
             lines.append("devices: \(devices.count)")
             lines += devices.map { "  \($0)" }
@@ -38,9 +38,13 @@ enum ProfileText {
     }
 
     static func kind(_ profile: ProvisioningProfile) -> String {
-        if profile.provisionsAllDevices { return "enterprise (in-house): any device" }
-        if profile.provisionedDevices != nil { return profile.kind == .development ? "development" : "ad hoc" }
-        return "distribution (App Store or Developer ID)"
+        switch profile.method {
+        case .development: "development"
+        case .adHoc: "ad hoc"
+        case .enterprise: "enterprise (in-house): any device"
+        case .appStore: "App Store"
+        case .developerID: "Developer ID: any Mac"
+        }
     }
 
     static func describe(_ certificate: CertificateSummary) -> [String] {

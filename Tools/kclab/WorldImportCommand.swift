@@ -23,14 +23,20 @@ extension WorldCommand {
         @Argument(help: "The project: PATH.xcodeproj (or its project.pbxproj).")
         var project: String?
 
-        @Option(help: "One app instead of a project: its .entitlements file (with --bundle-id and --team).")
+        @Option(help: "One app instead of a project: its .entitlements file (with --bundle-id and --team, or --profile).")
         var entitlements: String?
 
-        @Option(help: "With --entitlements: the app's bundle ID.")
+        @Option(
+            help:
+                "One app signed under a real profile (.mobileprovision, .provisionprofile): its team, prefix, App ID, platform, kind, dates and grants."
+        )
+        var profile: String?
+
+        @Option(help: "With --entitlements or a wildcard --profile: the app's bundle ID.")
         var bundleID: String?
 
         @Option(help: "With --entitlements: ios (default) or macos.")
-        var platform: String = "ios"
+        var platform: String?
 
         @Option(help: "The build configuration (default: the project's first, usually Debug).")
         var configuration: String?
@@ -48,13 +54,17 @@ extension WorldCommand {
         var out: String?
 
         func validate() throws {
-            switch (project, entitlements) {
-            case (nil, nil): throw ValidationError("give a project (PATH.xcodeproj), or --entitlements FILE --bundle-id ID --team ID")
-            case (.some, .some): throw ValidationError("give a project or --entitlements, not both")
-            case (nil, .some) where bundleID == nil || team == nil: throw ValidationError("--entitlements needs --bundle-id and --team")
-            default: break
+            if project != nil, entitlements != nil || profile != nil {
+                throw ValidationError("give a project, or one app's --entitlements and --profile, not both")
             }
-            guard Platform(rawValue: platform) != nil else { throw ValidationError("--platform takes ios or macos, not '\(platform)'") }
+            if project == nil, entitlements == nil, profile == nil {
+                throw ValidationError("give a project (PATH.xcodeproj), --entitlements FILE --bundle-id ID --team ID, or --profile FILE")
+            }
+            if profile == nil, entitlements != nil, bundleID == nil || team == nil {
+                throw ValidationError("--entitlements needs --bundle-id and --team (or --profile)")
+            }
+            if profile != nil, platform != nil { throw ValidationError("--profile says the platform: leave --platform out") }
+            if let platform, Platform(rawValue: platform) == nil { throw ValidationError("--platform takes ios or macos, not '\(platform)'") }
         }
 
         func run() throws {
@@ -82,20 +92,22 @@ extension WorldCommand {
             }
             let imported: ProjectImport
             let yaml: String
-            let source = project ?? entitlements ?? ""
+            let source = project ?? profile ?? entitlements ?? ""
+            let id: BundleID?
             do {
-                if let entitlements, let bundleID, let teamID {
-                    let id: BundleID
-                    do {
-                        id = try BundleID(bundleID)
-                    } catch {
-                        throw fail("--bundle-id: \(error.message)", code: 2)
-                    }
+                id = try bundleID.map { text throws(IdentityError) in try BundleID(text) }
+            } catch {
+                throw fail("--bundle-id: \(error.message)", code: 2)
+            }
+            do {
+                if let profile {
+                    imported = try provisioned(profile, bundleID: id, team: teamID)
+                } else if let entitlements, let id, let teamID {
                     imported = try ProjectImport(
                         entitlements: URL(fileURLWithPath: entitlements),
                         bundleID: id,
                         team: teamID,
-                        platform: Platform(rawValue: platform) ?? .ios
+                        platform: platform.flatMap(Platform.init(rawValue:)) ?? .ios
                     )
                 } else {
                     imported = try ProjectImport(
@@ -123,10 +135,27 @@ extension WorldCommand {
             } catch {
                 throw fail("cannot write \(out): \(error.localizedDescription)")
             }
-            say("wrote \(out): \(imported.apps.count) apps from \(imported.projectName) (\(imported.configuration))")
+            say("wrote \(out): \(imported.apps.count) apps from \(imported.origin)")
             for app in imported.apps {
                 say("  \(app.appID) (\(app.platform.rawValue), target \(app.target))\(app.entitlementsFile.map { ", \($0)" } ?? "")")
             }
+        }
+
+        /// One app from a real profile (its CMS signature checked against its content, not its
+        /// chain: the world signs its own), with the entitlements file when given.
+        private func provisioned(_ path: String, bundleID: BundleID?, team: TeamID?) throws -> ProjectImport {
+            guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read \(path)", code: 2) }
+            let profile: ImportedProfile
+            do {
+                let inspection = try ProfileInspection(der: data, roots: nil, at: Date())
+                profile = try ImportedProfile(inspection.profile, bundleID: bundleID, at: Date())
+            } catch let error as IdentityError {
+                throw fail("\(path): \(error.message)", code: 2)
+            }
+            if let team, team != profile.team {
+                throw fail("--team \(team) is not the profile's team \(profile.team): leave --team out", code: 2)
+            }
+            return try ProjectImport(profile: profile, entitlements: entitlements.map { URL(fileURLWithPath: $0) })
         }
     }
 }

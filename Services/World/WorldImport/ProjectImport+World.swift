@@ -18,7 +18,7 @@ extension ProjectImport {
         let sites = websites(siteFiles: siteFiles)
         if !sites.isEmpty { root.append((Self.text("websites"), Node(sites))) }
         let header = """
-            # Imported from the Xcode project \(projectName) (configuration \(configuration)) by kclab world import.
+            # Imported from \(origin) by kclab world import.
             # The format is docs/world.md's; check it with kclab world check, then kclab up.
 
             """
@@ -28,7 +28,11 @@ extension ProjectImport {
     /// Each team, with the app groups its apps claim registered (as the portal registers them).
     private var teams: [Node] {
         Set(apps.map(\.team)).sorted().map { team in
-            let groups = Set(apps.filter { $0.team == team }.flatMap { $0.entitlements["com.apple.security.application-groups"]?.strings ?? [] })
+            let groups = Set(
+                apps.filter { $0.team == team }.flatMap {
+                    ($0.entitlements["com.apple.security.application-groups"]?.strings ?? []) + ($0.profile?.appGroups ?? [])
+                }
+            )
             var pairs: [(Node, Node)] = [(Self.text("id"), Self.text(team.rawValue))]
             if !groups.isEmpty { pairs.append((Self.text("appGroups"), Node(groups.sorted().map(Self.text)))) }
             return Node(pairs)
@@ -43,6 +47,17 @@ extension ProjectImport {
             (text("platform"), text(app.platform.rawValue)),
             (text("program"), text("keychainlab-app")),
         ]
+        if let profile = app.profile {
+            if let seed = profile.bundleSeedID { pairs.insert((text("bundleSeedID"), text(seed.rawValue)), at: 3) }
+            if profile.isWildcard { pairs.append((text("appID"), text("wildcard"))) }
+            var spec: [(Node, Node)] = [
+                (text("type"), text(profile.kind.rawValue)),
+                (text("validDays"), Node(String(profile.validDays))),
+            ]
+            if profile.expired { spec.append((text("expired"), Node("true"))) }
+            if !profile.grants.isEmpty { spec.append((text("grants"), node(.dictionary(profile.grants)))) }
+            pairs.append((text("profile"), Node(spec)))
+        }
         if !app.entitlements.isEmpty { pairs.append((text("entitlements"), node(.dictionary(app.entitlements)))) }
         return Node(pairs)
     }

@@ -18,12 +18,16 @@ public struct ProjectImport: Sendable {
         public var entitlements: [String: PlistValue]
         /// The file they came from (relative to the project's folder), if any.
         public var entitlementsFile: String?
+        /// The real profile it is signed under, when one was given (`--profile`).
+        public var profile: ImportedProfile?
 
-        public var appID: AppID { AppID(prefix: team, bundleID: bundleID) }
+        public var appID: AppID { AppID(prefix: profile?.bundleSeedID ?? team, bundleID: bundleID) }
     }
 
     public var projectName: String
     public var configuration: String
+    /// What the world was imported from, for its header: the project, the entitlements file, the profile.
+    public var origin: String
     public var apps: [ImportedApp]
     /// What was skipped or could not be resolved, one sentence each.
     public var notes: [String]
@@ -48,6 +52,7 @@ public struct ProjectImport: Sendable {
         }
         projectName = project.name
         self.configuration = chosen
+        origin = "the Xcode project \(project.name) (configuration \(chosen))"
         apps = []
         notes = project.problems[chosen] ?? []
         // One bundle ID may have a build per platform (a multiplatform target, or an iOS target and
@@ -74,19 +79,45 @@ public struct ProjectImport: Sendable {
     /// `$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)` and `$(PRODUCT_BUNDLE_IDENTIFIER)` as
     /// Xcode would.
     public init(entitlements url: URL, bundleID: BundleID, team: TeamID, platform: Platform = .ios) throws(XcodeProjectError) {
-        let values: [String: PlistValue]
+        self.init(entitlements: try Self.entitlements(at: url), bundleID: bundleID, team: team, platform: platform, file: url.lastPathComponent)
+    }
+
+    /// One app signed under a real profile, with the entitlements of the file at `url` when given.
+    public init(profile: ImportedProfile, entitlements url: URL?) throws(XcodeProjectError) {
+        guard let url else {
+            self.init(profile: profile)
+            return
+        }
+        self.init(profile: profile, entitlements: try Self.entitlements(at: url), file: url.lastPathComponent)
+    }
+
+    /// The entitlements of an `.entitlements` file, as written (build settings unexpanded).
+    static func entitlements(at url: URL) throws(XcodeProjectError) -> [String: PlistValue] {
         do {
-            values = try Entitlements(propertyList: try Self.read(url)).values
+            return try Entitlements(propertyList: try Self.read(url)).values
         } catch {
             throw XcodeProjectError(.unreadable, "\(url.path) is not an entitlements file: \(error)")
         }
-        self.init(entitlements: values, bundleID: bundleID, team: team, platform: platform, file: url.lastPathComponent)
+    }
+
+    /// One app signed under a real profile: its team, prefix, App ID, platform and grants from
+    /// `profile`, its entitlements `values` (from a file named `file`, when they are).
+    public init(profile: ImportedProfile, entitlements values: [String: PlistValue] = [:], file: String? = nil) {
+        self.init(entitlements: values, bundleID: profile.bundleID, team: profile.team, platform: profile.platform, file: file)
+        apps[0].profile = profile
+        configuration = "as provisioned"
+        origin = "a provisioning profile for \(profile.bundleID) (team \(profile.team))\(file.map { " and \($0)" } ?? "")"
+        notes = profile.notes
+        if file == nil {
+            notes.append("no --entitlements: the app claims only what Xcode signs by default; give the target's .entitlements file")
+        }
     }
 
     /// One app whose entitlements are `values` (from a file named `file`, when they are).
     public init(entitlements values: [String: PlistValue], bundleID: BundleID, team: TeamID, platform: Platform = .ios, file: String? = nil) {
         projectName = bundleID.rawValue.split(separator: ".").last.map(String.init) ?? "app"
         configuration = "as signed"
+        origin = file.map { "the entitlements file \($0) of \(bundleID)" } ?? "the entitlements of \(bundleID)"
         apps = [
             ImportedApp(
                 target: projectName,
