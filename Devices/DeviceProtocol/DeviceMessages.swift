@@ -165,10 +165,14 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
     public var app: String?
     /// What to do.
     public var action: Action
+    /// For `run` and `exec`: send the program's output as it prints it, in answers marked
+    /// ``DeviceResponse/partial`` before the last (control socket).
+    public var streamsOutput: Bool
 
-    public init(_ action: Action, app: String? = nil) {
+    public init(_ action: Action, app: String? = nil, streamsOutput: Bool = false) {
         self.action = action
         self.app = app
+        self.streamsOutput = streamsOutput
     }
 
     /// The operation's name on the wire.
@@ -196,10 +200,12 @@ extension DeviceRequest {
         var input: String?
         var workingDirectory: String?
         var readable: [String]?
+        var stream: Bool?
     }
 
     public func encode(to encoder: any Encoder) throws {
         var wire = Wire(op: operation, app: app)
+        wire.stream = streamsOutput ? true : nil
         switch action {
         case .secItem(_, let query, let changes): (wire.query, wire.attributesToUpdate) = (query, changes)
         case .run(let arguments, let input): (wire.arguments, wire.input) = (arguments, input)
@@ -232,6 +238,7 @@ extension DeviceRequest {
             return value
         }
         app = wire.app
+        streamsOutput = wire.stream ?? false
         switch wire.op {
         case .add, .copyMatching, .update, .delete:
             action = .secItem(wire.op.secItemCall!, query: wire.query ?? [:], attributesToUpdate: wire.attributesToUpdate)
@@ -304,6 +311,9 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
     /// For `run` and `exec`: the program's exit status and output.
     public var exitCode: Int32?
     public var output: String?
+    /// A part of a program's output sent as it runs (a request that ``DeviceRequest/streamsOutput``):
+    /// more answers follow, the last without this mark.
+    public var partial: Bool?
     /// For shared web credentials: the CFError the completion handler gets (`nil` is NULL).
     public var callError: CallError?
     /// For `set-answers`: the scripted user's answers now.

@@ -60,7 +60,12 @@ public final class LineSocket {
                 offset += written
             }
         }
-        return try JSONDecoder().decode(type, from: Data(try readLine()))
+        return try receive(type)
+    }
+
+    /// Waits for the next line, for an answer that comes in several (a program's output as it runs).
+    public func receive<Response: Decodable>(_ type: Response.Type) throws -> Response {
+        try JSONDecoder().decode(type, from: Data(try readLine()))
     }
 
     private func readLine() throws -> [UInt8] {

@@ -1,5 +1,6 @@
 import DeviceProtocol
 import Foundation
+import Synchronization
 
 /// Starts app processes with the device's environment and waits for them.
 enum AppLauncher {
@@ -12,7 +13,8 @@ enum AppLauncher {
 
     /// Runs `executable` with `arguments` and `input` on its standard input (none: `/dev/null`),
     /// giving it `socket` and the app's identity in its environment; returns its exit status and
-    /// everything it printed.
+    /// everything it printed. `onOutput`, when given, gets what it prints as it runs, in parts
+    /// that end at a line's end where they can.
     static func run(
         executable: URL,
         arguments: [String],
@@ -24,7 +26,8 @@ enum AppLauncher {
         extraEnvironment: [String: String] = [:],
         readable: [URL] = [],
         writable: [URL] = [],
-        ports: [Int] = []
+        ports: [Int] = [],
+        onOutput: (@Sendable (String) async -> Void)? = nil
     ) async throws -> (Int32, String) {
         let process = Process()
         var environment = ProcessInfo.processInfo.environment
@@ -73,16 +76,59 @@ enum AppLauncher {
         } else {
             process.standardInput = FileHandle.nullDevice
         }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
+        // The end is a mark, not a cancellation: a cancelled task could not write the last part.
+        let end = Mark()
+        let streaming = onOutput.map { onOutput in Task { await Self.follow(output, until: end, onOutput) } }
+        let status: Int32
+        do {
+            status = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                }
             }
+        } catch {
+            end.set()
+            throw error
         }
         try? handle.close()
+        // The rest of the output, then the end.
+        end.set()
+        await streaming?.value
         return (status, String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self))
     }
+
+    /// The largest part of the output sent at once when no line ends in it.
+    static let maximumPart = 65_536
+
+    /// Reads `file` as the app writes it, every 100 ms, and gives `onOutput` what is new up to
+    /// its last line's end (or the whole of a part past ``maximumPart``); once `end` is set, gives
+    /// the rest and returns.
+    private static func follow(_ file: URL, until end: Mark, _ onOutput: @Sendable (String) async -> Void) async {
+        guard let reader = try? FileHandle(forReadingFrom: file) else { return }
+        defer { try? reader.close() }
+        var pending = Data()
+        while true {
+            let ended = end.isSet
+            pending.append(reader.availableData)
+            let cut = ended || pending.count > maximumPart ? pending.endIndex : pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }
+            if let cut, cut > pending.startIndex {
+                await onOutput(String(decoding: pending[..<cut], as: UTF8.self))
+                pending = Data(pending[cut...])
+            }
+            if ended { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
+/// A flag set once by one task and read by another: a program's end, for the task following
+/// its output.
+final class Mark: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }

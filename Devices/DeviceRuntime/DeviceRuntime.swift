@@ -107,8 +107,8 @@ public enum DeviceRuntime {
                     logger: logger,
                     listening: ready,
                     refuse: { RequestHandler.encode(.failure($0)) }
-                ) { line in
-                    await handler.control(line)
+                ) { line, send in
+                    await handler.control(line, send: send)
                 }
             }
         }

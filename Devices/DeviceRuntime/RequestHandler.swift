@@ -11,8 +11,12 @@ struct RequestHandler: Sendable {
     let configuration: DeviceConfiguration
     let logger: Logger
 
-    /// A line from the control socket.
-    func control(_ line: Data) async -> Data {
+    /// Sends an answer before the last one on the connection the request came on.
+    typealias Sender = @Sendable (Data) async -> Void
+
+    /// A line from the control socket; `send` carries a program's output as it runs, for a `run`
+    /// or `exec` that asks for it.
+    func control(_ line: Data, send: @escaping Sender = { _ in }) async -> Data {
         if let problem = StrictJSON.problem(in: line) {
             return Self.encode(.failure(problem.refusal(of: "the request")))
         }
@@ -64,7 +68,7 @@ struct RequestHandler: Sendable {
             }
         case .info, .secItem, .run, .exec, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             guard let bundleID = request.app else { return Self.encode(.failure("'app' (a bundle ID) is required")) }
-            return await answer(request, as: bundleID)
+            return await answer(request, as: bundleID, send: request.streamsOutput ? send : nil)
         }
     }
 
@@ -104,7 +108,9 @@ struct RequestHandler: Sendable {
         }
     }
 
-    private func answer(_ request: DeviceRequest, as bundleID: String) async -> Data {
+    /// The answer to `request` made as `bundleID`; a program's output goes to `send` as it runs,
+    /// when given.
+    private func answer(_ request: DeviceRequest, as bundleID: String, send: Sender? = nil) async -> Data {
         guard let app = await device.app(bundleID) else {
             return Self.encode(.failure(await device.notInstalled(bundleID)))
         }
@@ -114,7 +120,7 @@ struct RequestHandler: Sendable {
             response.app = app.info
             return Self.encode(response)
         case .run(let arguments, let input):
-            return Self.encode(await launch(app, executable: app.installed.bundle.executableURL, arguments: arguments, input: input))
+            return Self.encode(await launch(app, executable: app.installed.bundle.executableURL, arguments: arguments, input: input, send: send))
         case .exec(let command, let arguments, let input, let workingDirectory, let readable):
             guard app.info.getTaskAllow else {
                 return Self.encode(.failure("\(bundleID) is not signed with get-task-allow: only development builds can be run as another program"))
@@ -140,7 +146,7 @@ struct RequestHandler: Sendable {
                 }
             }
             return Self.encode(
-                await launch(app, executable: executable, arguments: arguments, input: input, folder: folder, readable: extra)
+                await launch(app, executable: executable, arguments: arguments, input: input, folder: folder, readable: extra, send: send)
             )
         case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
@@ -162,7 +168,8 @@ struct RequestHandler: Sendable {
         arguments: [String],
         input: String?,
         folder: URL? = nil,
-        readable: [URL] = []
+        readable: [URL] = [],
+        send: Sender? = nil
     ) async -> DeviceResponse {
         let socket = configuration.runFolder.appending(path: "\(UUID().uuidString.prefix(8)).sock")
         let bundleID = app.info.bundleID
@@ -172,7 +179,7 @@ struct RequestHandler: Sendable {
                 path: socket,
                 logger: logger,
                 refuse: { RequestHandler.encode(.call(.param, reason: $0)) }
-            ) { line in await handler.app(line, bundleID: bundleID) }
+            ) { line, _ in await handler.app(line, bundleID: bundleID) }
         }
         defer { server.cancel() }
         // The socket exists once bound; give the server a moment before the app connects.
@@ -196,15 +203,27 @@ struct RequestHandler: Sendable {
                 writable: folder.map { [$0] } ?? [],
                 // The lab's websites, and no other TCP port: nginx's, or HTTPS's own where the
                 // device has no site record and reaches them by name (the compose lab).
-                ports: [site?.port ?? 443]
+                ports: [site?.port ?? 443],
+                onOutput: send.map(Self.partialAnswers)
             )
             var response = DeviceResponse()
             response.exitCode = status
-            response.output = output
+            // Streamed output was sent already.
+            response.output = send == nil ? output : nil
             return response
         } catch {
             let reason = error is AppLauncher.InputTooLong ? "\(error)" : error.localizedDescription
             return .failure("cannot launch \(executable.path): \(reason)")
+        }
+    }
+
+    /// Sends each part of a program's output as an answer marked partial.
+    private static func partialAnswers(_ send: @escaping Sender) -> @Sendable (String) async -> Void {
+        { part in
+            var response = DeviceResponse()
+            response.output = part
+            response.partial = true
+            await send(encode(response))
         }
     }
 

@@ -4,7 +4,8 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 
-/// A Unix-socket server that answers one JSON line with one JSON line; used for the device's
+/// A Unix-socket server that answers one JSON line with one JSON line (or, for a request that
+/// streams, several, the last one final); used for the device's
 /// control socket and for each launched app's own socket.
 struct SocketServer {
     /// The longest line read: a call with the largest item data (1 MiB, base64 in JSON) and its
@@ -19,7 +20,7 @@ struct SocketServer {
         logger: Logger,
         listening: @Sendable () async throws -> Void = {},
         refuse: @escaping @Sendable (String) -> Data,
-        handle: @escaping @Sendable (Data) async -> Data
+        handle: @escaping @Sendable (Data, _ send: @escaping @Sendable (Data) async -> Void) async -> Data
     ) async throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -42,8 +43,14 @@ struct SocketServer {
                         do {
                             try await connection.executeThenClose { lines, output in
                                 do {
+                                    // Answers sent before the last one (a program's output as it runs).
+                                    let send: @Sendable (Data) async -> Void = { part in
+                                        var line = part
+                                        line.append(UInt8(ascii: "\n"))
+                                        try? await output.write(ByteBuffer(bytes: line))
+                                    }
                                     for try await line in lines {
-                                        var answer = await handle(Data(line.readableBytesView))
+                                        var answer = await handle(Data(line.readableBytesView), send)
                                         answer.append(UInt8(ascii: "\n"))
                                         try await output.write(ByteBuffer(bytes: answer))
                                     }

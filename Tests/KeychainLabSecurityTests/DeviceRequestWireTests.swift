@@ -33,6 +33,18 @@ import Testing
         #expect(try JSONDecoder().decode(DeviceRequest.self, from: line) == request)
     }
 
+    /// A request that asks for its program's output as it runs says so with `stream`; one that
+    /// does not leaves the key out.
+    @Test func streamingIsOnTheWireOnlyWhenAsked() throws {
+        let streaming = DeviceRequest(.exec(program: "swift", arguments: ["test"]), app: "com.example.AppOne", streamsOutput: true)
+        let line = try JSONEncoder().encode(streaming)
+        let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+        #expect(object["stream"] as? Bool == true)
+        #expect(try JSONDecoder().decode(DeviceRequest.self, from: line).streamsOutput)
+        let plain = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(DeviceRequest(.status))) as? [String: Any]
+        #expect(plain?["stream"] == nil)
+    }
+
     @Test func everyOperationHasAnAction() {
         let written = Set(Self.actions.map(\.operation))
         #expect(written == Set(DeviceRequest.Operation.allCases))

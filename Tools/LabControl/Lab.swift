@@ -168,6 +168,19 @@ public struct DeviceClient {
         try socket.exchange(request, as: DeviceResponse.self)
     }
 
+    /// Sends a `run` or `exec` request whose program's output comes as it prints it: `output` is
+    /// called with each part, and the last answer (its exit status) is returned.
+    public func send(_ request: DeviceRequest, output: (String) -> Void) throws -> DeviceResponse {
+        var streaming = request
+        streaming.streamsOutput = true
+        var answer = try socket.exchange(streaming, as: DeviceResponse.self)
+        while answer.partial == true {
+            output(answer.output ?? "")
+            answer = try socket.receive(DeviceResponse.self)
+        }
+        return answer
+    }
+
     /// The device's status.
     public func status() throws -> DeviceStatus {
         guard let status = try send(DeviceRequest(.status)).device else { throw LabFailure("the device gave no status") }

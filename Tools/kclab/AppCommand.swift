@@ -225,7 +225,8 @@ func deviceClient(state: String, device: String) throws -> DeviceClient {
 }
 
 private func launch(_ target: AppCommand.Target, _ request: DeviceRequest) throws {
-    let response = try target.client().send(request)
+    // The program's output as it prints it, not when it ends.
+    let response = try target.client().send(request) { FileHandle.standardOutput.write(Data($0.utf8)) }
     if let error = response.error { throw fail(error) }
     if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
     let status = response.exitCode ?? 1

@@ -158,7 +158,8 @@ struct TestCommand: AsyncParsableCommand {
                     .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here, readable: folders),
                     app: bundle.rawValue
                 )
-                let response = try DeviceClient(state: lab, device: device.id).send(request)
+                // The tests' output as they print it: a long suite shows its progress.
+                let response = try DeviceClient(state: lab, device: device.id).send(request) { FileHandle.standardOutput.write(Data($0.utf8)) }
                 if let error = response.error { throw LabFailure("\(device.id): \(error)") }
                 if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
                 let ended = response.exitCode ?? 1
