@@ -57,6 +57,32 @@ import WorldTestSupport
         #expect(Self.cleanedUp(mistaken), "a failed run cleans up too: \(mistaken.stderr)")
     }
 
+    /// A test bundle is run twice, XCTest then Swift Testing; a second run that finds no test
+    /// (exit status 69, as Swift Testing ends then) is no failure, as with `swift test`, but the
+    /// same status from the first run is kept.
+    @Test func aBundleWithoutSwiftTestingTestsPasses() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appending(path: "Fake.xctest")
+            let script = """
+                #!/bin/sh
+                case "$*" in *swift-testing*) echo 'no Swift Testing tests'; exit 69;; esac
+                echo "xctest ran"; exit ${FIRST:-0}
+
+                """
+            try Data(script.utf8).write(to: bundle)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
+            let passing = try run(kclab, ["test", "--", bundle.path])
+            #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
+            #expect(passing.stdout.contains("xctest ran") && passing.stdout.contains("no Swift Testing tests"), "\(passing.stdout)")
+            #expect(passing.stderr.contains("the bundle has no Swift Testing tests"), "\(passing.stderr)")
+
+            let failing = folder.appending(path: "Failing.xctest")
+            try Data(script.replacingOccurrences(of: "${FIRST:-0}", with: "69").utf8).write(to: failing)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing.path)
+            #expect(try run(kclab, ["test", "--", failing.path]).status == 69, "the XCTest run's own 69 is kept")
+        }
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try run(kclab, ["test"]).status == 2)
         let both = try run(kclab, ["test", "--entitlements", "x.entitlements", "--access-group", "g", "--", "/bin/true"])

@@ -41,7 +41,8 @@ import WorldFile
         let world = try World.load(contentsOf: Self.demo.deletingLastPathComponent().appending(path: "wrappers.yaml"))
         let host = try #require(world.app(try BundleID("com.kishikawakatsumi.KeychainAccess.TestHost")))
         #expect(host.entitlements.keychainAccessGroups == ["27AEDK3C9F.com.kishikawakatsumi.KeychainAccess.TestHost", "27AEDK3C9F.shared"])
-        #expect(world.devices.allSatisfy { $0.apps.count == world.apps.count })
+        #expect(world.devices.allSatisfy { $0.apps.count == Set(world.apps.map(\.bundleID)).count })
+        #expect(world.devices.map(\.platform) == [.ios, .macos] && world.apps.filter(\.isMacBuild).count == 4, "each host has a Mac build")
     }
 
     /// `profile: grants:` adds to what the portal allows, build variables expanded; a group list may

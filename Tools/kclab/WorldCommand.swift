@@ -79,7 +79,9 @@ extension WorldCommand {
             guard errors.isEmpty else { throw fail(errors.joined(separator: "\n")) }
             say("world '\(loaded.name)' is valid")
             for team in loaded.teams {
-                say("  team \(team.id) \(team.name): \(loaded.apps.filter { $0.team == team.id }.count) apps")
+                let builds = loaded.apps.filter { $0.team == team.id }
+                let apps = Set(builds.map(\.bundleID)).count
+                say("  team \(team.id) \(team.name): \(apps) apps\(builds.count > apps ? " (\(builds.count) builds)" : "")")
             }
             for device in loaded.devices {
                 say("  device \(device.id) (\(device.platform) \(device.osVersion), UDID \(device.udid)): \(device.apps.count) apps")
