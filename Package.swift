@@ -108,9 +108,25 @@ let package = Package(
         ),
         /// Associated domains: entitlement entries, the AASA file model, and the rules that decide
         /// a site's verdict (spec associations.md a–c), shared by associationd and kclab.
+        /// A strict JSON reader that keeps each value's line and column: the association files'
+        /// and the asset-link files' reader.
+        .target(
+            name: "PositionedJSON",
+            path: "Services/Associations/PositionedJSON",
+            swiftSettings: strictSettings
+        ),
+        /// Android's Digital Asset Links (`/.well-known/assetlinks.json`): statements, includes,
+        /// relations and targets read as Google's API and Android's verifier read them, and the
+        /// API's queries (list, check).
+        .target(
+            name: "AssetLinks",
+            dependencies: ["PositionedJSON"],
+            path: "Services/Associations/AssetLinks",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SiteAssociation",
-            dependencies: ["CMSSupport"],
+            dependencies: ["CMSSupport", "PositionedJSON"],
             path: "Services/Associations/SiteAssociation",
             swiftSettings: strictSettings
         ),
@@ -723,6 +739,8 @@ let package = Package(
                 "AssociationAPI",
                 "SiteAssociation",
                 "SiteAssociationFetch",
+                "AssetLinks",
+                "PositionedJSON",
                 "KeychainAPI",
                 "ServiceSupport",
                 "WebAuthn",
@@ -754,6 +772,7 @@ let package = Package(
                 "DeviceNetwork",
                 "LoginService",
                 "SiteAssociation",
+                "AssetLinks",
                 "WebAuthn",
                 "WorldBuilder",
                 "WorldFile",
@@ -963,7 +982,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiteAssociationTests",
-            dependencies: ["SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport"],
+            dependencies: ["SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport", "PositionedJSON", "AssetLinks"],
             path: "Tests/SiteAssociationTests",
             exclude: ["Corpus"],
             swiftSettings: strictSettings

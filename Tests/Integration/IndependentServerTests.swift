@@ -42,7 +42,59 @@ import WorldTestSupport
             "gone.indie.test": ["status": 410],
             "busy.indie.test": ["status": 502],
             "www.wild.indie.test": ["type": "application/json", "body": "file.json"],
+            // Digital Asset Links files (kclab assetlinks check).
+            "links.indie.test": ["type": "application/json", "body": "links.json", "path": Self.assetLinksPath],
+            "included.indie.test": ["type": "application/json", "body": "included.json", "path": Self.assetLinksPath],
+            "links-moved.indie.test": ["status": 301, "location": "https://links.indie.test\(Self.assetLinksPath)", "path": Self.assetLinksPath],
+            "links-html.indie.test": ["type": "text/html", "body": "links.json", "path": Self.assetLinksPath],
         ]
+    }
+
+    static let assetLinksPath = "/.well-known/assetlinks.json"
+    static let appFingerprint = (0..<32).map { String(format: "%02X", $0 * 5 % 256) }.joined(separator: ":")
+    /// The site's list: App Links for the app, and an include that adds credential sharing.
+    static var linksJSON: String {
+        #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"org.indie.app","#
+            + #""sha256_cert_fingerprints":["\#(appFingerprint)"]}},{"include":"https://included.indie.test/.well-known/assetlinks.json"}]"#
+    }
+    static var includedJSON: String {
+        #"[{"relation":["delegate_permission/common.get_login_creds"],"target":{"namespace":"android_app","package_name":"org.indie.app","#
+            + #""sha256_cert_fingerprints":["\#(appFingerprint)"]}}]"#
+    }
+
+    /// `kclab assetlinks check` fetches as Google's API and Android do: the list and its include
+    /// over HTTPS with the given root, and a redirect, an HTML type or an untrusted server each
+    /// refused with Google's error code.
+    @Test func assetLinksAreFetchedAndJudgedWithGooglesCodes() async throws {
+        try await withServer { server in
+            func check(_ host: String, trust: Bool = true) throws -> (status: Int32, report: [String: Any]) {
+                var arguments = ["assetlinks", "check", host, "--json", "--package", "org.indie.app", "--fingerprint", Self.appFingerprint]
+                if trust { arguments += ["--trust", server.folder.appending(path: "root.pem").path] }
+                for name in ["links.indie.test", "included.indie.test", "links-moved.indie.test", "links-html.indie.test"] {
+                    arguments += ["--resolve", "\(name)=127.0.0.1:\(server.port)"]
+                }
+                let result = try run(kclab, arguments)
+                return (result.status, (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:])
+            }
+            func failed(_ report: [String: Any]) -> [String] {
+                ((report["findings"] as? [[String: Any]]) ?? []).filter { $0["result"] as? String == "fail" }.compactMap { $0["code"] as? String }
+            }
+            let linked = try check("links.indie.test")
+            #expect(linked.status == 0, "\(linked.report)")
+            let links = (linked.report["links"] as? [[String: Any]]) ?? []
+            #expect(
+                links.count == 2 && links.allSatisfy { $0["linked"] as? Bool == true },
+                "both relations, the second from the include: \(linked.report)"
+            )
+            #expect(linked.report["statements"] as? Int == 2)
+
+            let moved = try check("links-moved.indie.test")
+            #expect(moved.status == 1 && failed(moved.report).contains("REDIRECT"), "\(moved.report)")
+            let html = try check("links-html.indie.test")
+            #expect(html.status == 1 && failed(html.report).contains("WRONG_CONTENT_TYPE"), "\(html.report)")
+            let untrusted = try check("links.indie.test", trust: false)
+            #expect(untrusted.status == 1 && failed(untrusted.report).contains("FAILED_SSL_VALIDATION"), "\(untrusted.report)")
+        }
     }
 
     /// The verdict a device reaches for each host, and a rule that must have the given result.
@@ -131,6 +183,8 @@ import WorldTestSupport
         try await withTemporaryDirectory { folder in
             try Self.makeCertificates(in: folder)
             try Data(Self.fileJSON.utf8).write(to: folder.appending(path: "file.json"))
+            try Data(Self.linksJSON.utf8).write(to: folder.appending(path: "links.json"))
+            try Data(Self.includedJSON.utf8).write(to: folder.appending(path: "included.json"))
             // 200,000 bytes of valid JSON that gzip shrinks to a few hundred: the limit is on the decoded file.
             let padding = String(repeating: " ", count: 200_000 - Self.fileJSON.utf8.count)
             try Data((Self.fileJSON + padding).utf8).write(to: folder.appending(path: "big.json"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PositionedJSON
 @testable import SiteAssociation
 
 /// The association file's readers do work linear in their input, whatever its shape (issue 24,

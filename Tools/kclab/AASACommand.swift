@@ -78,14 +78,8 @@ extension AASACommand {
             let service = try parsedService()
             let version = try parsedOS()
             let (host, locations) = try parsedTarget(rootOnly: version < 9)
-            let roots = try trustRoots()
-            var resolutions = try parsedResolve()
-            if let state {
-                guard let site = SiteRecord.read(LabState(root: URL(fileURLWithPath: state))) else {
-                    throw fail("no websites run in \(state): start them with kclab up (nginx must be installed)", code: 2)
-                }
-                resolutions.merge(site.resolutions) { given, _ in given }
-            }
+            let roots = try SiteOptions.trustRoots(trust: trust, state: state)
+            let resolutions = try SiteOptions.resolutions(resolve, state: state)
             let evaluator = SiteEvaluator(host: host, trust: roots.cms, now: Date(), era: version)
             var report: SiteReport
             if let file {
@@ -286,33 +280,6 @@ extension AASACommand {
             guard !authority.isEmpty, !authority.contains("/") else { throw ValidationError("'\(target)' is not a domain") }
             let host = String(authority.split(separator: ":")[0])
             return (host, SiteFetcher.locations(for: authority, rootOnly: rootOnly))
-        }
-
-        private func parsedResolve() throws -> Resolutions.Map {
-            do {
-                return try Resolutions.parse(resolve)
-            } catch {
-                throw ValidationError(error.description)
-            }
-        }
-
-        private func trustRoots() throws -> (tls: [NIOSSLCertificate]?, cms: TrustStore) {
-            let labRoots = state.map { LabState(root: URL(fileURLWithPath: $0)).builtWorld.appending(path: "trust/web-root-ca.pem").path }
-            let given = trust ?? labRoots
-            let path = given ?? "/etc/ssl/certs/ca-certificates.crt"
-            guard let pem = FileManager.default.contents(atPath: path) else {
-                if trust == nil, let state {
-                    throw ValidationError("no lab was built in \(state) (\(path) is missing): start one with kclab up --world FILE --state \(state)")
-                }
-                throw ValidationError("cannot read the trust roots at \(path)")
-            }
-            do {
-                let store = try TrustStore(pem: pem)
-                let tls = given == nil ? nil : try NIOSSLCertificate.fromPEMBytes(Array(pem))
-                return (tls, store)
-            } catch {
-                throw ValidationError("\(path) holds no PEM certificate: \(error)")
-            }
         }
     }
 }

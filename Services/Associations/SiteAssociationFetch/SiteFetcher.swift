@@ -13,16 +13,20 @@ public final class SiteFetcher: Sendable {
     private let ports: [String: Int]
     private let userAgent: String
     private let timeout: Duration
+    private let maximumSize: Int
 
     /// - Parameters:
     ///   - trustRoots: PEM roots the server must chain to; nil for the system's.
     ///   - resolve: host → address (and port) to connect to instead of asking DNS, as curl's --resolve.
     ///   - timeout: how long a request may take.
+    ///   - maximumSize: the largest body read (an association file's 128 KB, unless another
+    ///     format's limit is given: an asset-links file's 1 MiB).
     public init(
         trustRoots: [NIOSSLCertificate]?,
         resolve: [String: (address: String, port: Int?)] = [:],
         timeout: Duration = .seconds(10),
-        userAgent: String = "com.apple.swcd (unknown version) CFNetwork/1494.0.7 Darwin/23.4.0"
+        userAgent: String = "com.apple.swcd (unknown version) CFNetwork/1494.0.7 Darwin/23.4.0",
+        maximumSize: Int = AssociationFile.maximumSize
     ) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
@@ -35,7 +39,7 @@ public final class SiteFetcher: Sendable {
         configuration.timeout = .init(connect: limit, read: limit)
         // The 128 KB rule holds for the decoded file, and decoding stops there: a gzip bomb costs
         // no more memory than the largest file a device accepts.
-        configuration.decompression = .enabled(limit: .size(AssociationFile.maximumSize + 1))
+        configuration.decompression = .enabled(limit: .size(maximumSize + 1))
         configuration.dnsOverride = resolve.mapValues(\.address)
         // A connection that fails (an untrusted, expired or misnamed certificate, a port that
         // speaks no TLS, a refused connection) is a verdict at once, as on a device: retried,
@@ -45,6 +49,7 @@ public final class SiteFetcher: Sendable {
         ports = resolve.compactMapValues(\.port)
         self.userAgent = userAgent
         self.timeout = timeout
+        self.maximumSize = maximumSize
     }
 
     /// Closes the client; call once, when done.
@@ -97,8 +102,8 @@ public final class SiteFetcher: Sendable {
                 for try await chunk in response.body {
                     if ContinuousClock.now > deadline { return (FetchAttempt(url: url, outcome: .timeout), [:]) }
                     body.append(contentsOf: chunk.readableBytesView)
-                    if body.count > AssociationFile.maximumSize {
-                        body = body.prefix(AssociationFile.maximumSize + 1)
+                    if body.count > maximumSize {
+                        body = body.prefix(maximumSize + 1)
                         truncated = true
                         break
                     }

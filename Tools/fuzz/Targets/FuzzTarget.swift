@@ -1,4 +1,5 @@
 import AppIdentity
+import AssetLinks
 import CMSSupport
 import Crypto
 import DeviceNetwork
@@ -35,6 +36,7 @@ public struct FuzzTarget: Sendable {
     static func shapes(of name: String) -> [InputShape] {
         switch name {
         case "aasa": InputShape.aasa
+        case "assetlinks": InputShape.assetLinks
         case "url-match": InputShape.patterns
         case "strict-json", "conventional-json": InputShape.json()
         case "plist": InputShape.plist
@@ -71,6 +73,10 @@ public struct FuzzTarget: Sendable {
             #"{"webcredentials": {"apps": ["D3KQX62K1A.com.example.DemoApp"]}, "applinks": {"apps": [], "details": [{"appID": "A.b", "paths": ["/x/*", "NOT /y"]}]}}"#,
             ##"{"applinks": {"details": [{"appIDs": ["VA3SY54YU8.com.example.app"], "components": [{"/": "/app/*", "?": {"q": "1"}, "#": "f", "exclude": true}]}]}}"##,
             #"{"appclips": {"apps": ["ABCDE12345.com.example.Clip"]}, "activitycontinuation": {"apps": ["ABCDE12345.com.example.App"]}}"#,
+        ].map { Array($0.utf8) }
+        let assetLinks = [
+            #"[{"relation": ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#,
+            #"[{"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "https://www.example.com:8443"}}, {"include": "https://example.com/more.json", "note": "x"}]"#,
         ].map { Array($0.utf8) }
         let plists = [
             Array(PlistValue.xmlPropertyList(["keychain-access-groups": .array([.string("ABCDE12345.*")]), "get-task-allow": .bool(true)])),
@@ -150,6 +156,9 @@ public struct FuzzTarget: Sendable {
             FuzzTarget(name: "aasa", about: "apple-app-site-association files: JSON with positions, both applinks formats", seeds: associations) {
                 bytes in
                 _ = AssociationFile.read(Data(bytes))
+            },
+            FuzzTarget(name: "assetlinks", about: "Digital Asset Links statement lists (assetlinks.json)", seeds: assetLinks) { bytes in
+                _ = StatementList.read(Data(bytes))
             },
             FuzzTarget(name: "plist", about: "property lists: entitlements, profiles, code directories", seeds: plists) { bytes in
                 _ = try? PlistValue.dictionary(fromPropertyList: Data(bytes))

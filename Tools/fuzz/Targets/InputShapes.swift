@@ -53,6 +53,28 @@ public struct InputShape: Sendable {
             },
         ]
 
+    static let assetLinks: [InputShape] =
+        json { "[{\"relation\": [\"a/b\"], \"target\": {\"namespace\": \"web\", \"site\": \"https://a.example\", \"x\": [\($0)]}}]" } + [
+            InputShape("many statements") {
+                "["
+                    + repeated(
+                        "{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"web\", \"site\": \"https://a.example\"}}",
+                        $0
+                    ) + "]"
+            },
+            InputShape("many relations") {
+                "[{\"relation\": [" + repeated("\"delegate_permission/common.get_login_creds\"", $0)
+                    + "], \"target\": {\"namespace\": \"web\", \"site\": \"https://a.example\"}}]"
+            },
+            InputShape("many fingerprints") { count in
+                let print = (0..<32).map { _ in "AB" }.joined(separator: ":")
+                return
+                    "[{\"relation\": [\"a/b\"], \"target\": {\"namespace\": \"android_app\", \"package_name\": \"a.b\", \"sha256_cert_fingerprints\": ["
+                    + repeated("\"\(print)\"", count) + "]}}]"
+            },
+            InputShape("many includes") { "[" + repeated("{\"include\": \"https://a.example/x.json\"}", $0) + "]" },
+        ]
+
     /// A URL matched against hostile patterns (`*a*a…b` backtracks in a regular expression).
     static let patterns: [InputShape] = [
         InputShape("many stars") { "/" + repeated("*a", $0, separator: "") + "b" },

@@ -67,6 +67,11 @@ public struct TextPosition: Sendable, Hashable, CustomStringConvertible {
     public let line: Int
     public let column: Int
     public var description: String { "\(line):\(column)" }
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
 }
 
 /// Why bytes are not JSON, and where.
