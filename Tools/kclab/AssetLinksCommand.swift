@@ -88,7 +88,7 @@ extension AssetLinksCommand {
                 }
                 report = AssetLinksReport(
                     source: source,
-                    served: [],
+                    served: StatementListFetch.localFile(url: source.statementListURL),
                     resolved: resolved,
                     app: app?.package,
                     fingerprints: app?.fingerprints ?? [],
@@ -161,6 +161,9 @@ extension AssetLinksCommand {
                 return
             }
             for finding in report.findings { say(finding.description) }
+            if let android = report.androidVerdict { say("Android (App Links, Android 12 and later): \(android.rawValue)") }
+            let google = report.googleErrors.isEmpty ? "no error" : "FETCH_ERROR: " + report.googleErrors.map(\.rawValue).joined(separator: ", ")
+            say("Google's API: \(google)")
             say(
                 "\(report.passed ? "passed" : "failed"): \(report.statements) \(report.statements == 1 ? "statement" : "statements") for \(report.source)"
             )

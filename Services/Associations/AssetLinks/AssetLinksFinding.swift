@@ -21,6 +21,8 @@ public enum AssetLinksErrorCode: String, Sendable, Hashable, Codable, CaseIterab
 public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Result: String, Sendable, Hashable, Codable {
         case pass, warn, fail
+        /// The rule could not apply: a local file was judged, so nothing about its transport.
+        case notApplicable = "n/a"
     }
 
     /// Every rule, named as `kclab assetlinks check` prints it.
@@ -75,13 +77,24 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
     public let position: TextPosition?
     /// The error code Google's API gives for it, when it gives one.
     public let code: AssetLinksErrorCode?
+    /// Whether Android's verifier (Android 12 and later) fails the whole host for it, where
+    /// Google's API skips one statement (its parser throws: VerifyStatus FAILURE_UNKNOWN).
+    public let failsOnAndroid: Bool
 
-    public init(_ rule: Rule, _ result: Result, _ detail: String, at position: TextPosition? = nil, code: AssetLinksErrorCode? = nil) {
+    public init(
+        _ rule: Rule,
+        _ result: Result,
+        _ detail: String,
+        at position: TextPosition? = nil,
+        code: AssetLinksErrorCode? = nil,
+        failsOnAndroid: Bool = false
+    ) {
         self.rule = rule
         self.result = result
         self.detail = detail
         self.position = position
         self.code = code
+        self.failsOnAndroid = failsOnAndroid
     }
 
     public var description: String {
@@ -90,7 +103,7 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
         return "\(result.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0)) \(rule): \(detail)\(place)\(coded)"
     }
 
-    enum CodingKeys: String, CodingKey { case rule, result, detail, line, column, code }
+    enum CodingKeys: String, CodingKey { case rule, result, detail, line, column, code, failsOnAndroid }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -100,6 +113,7 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
         try container.encodeIfPresent(position?.line, forKey: .line)
         try container.encodeIfPresent(position?.column, forKey: .column)
         try container.encodeIfPresent(code, forKey: .code)
+        if failsOnAndroid { try container.encode(true, forKey: .failsOnAndroid) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,6 +125,7 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
         let column = try container.decodeIfPresent(Int.self, forKey: .column)
         position = line.flatMap { line in column.map { TextPosition(line: line, column: $0) } }
         code = try container.decodeIfPresent(AssetLinksErrorCode.self, forKey: .code)
+        failsOnAndroid = try container.decodeIfPresent(Bool.self, forKey: .failsOnAndroid) ?? false
     }
 }
 
@@ -118,9 +133,13 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
 public struct AssetLinksProblem: Error, Sendable, Hashable {
     public let rule: AssetLinksFinding.Rule
     public let message: String
+    /// Whether Android's verifier reads the value all the same (a site's final `/` or fragment,
+    /// which its WebAsset accepts), where Google's API refuses it.
+    public let androidReads: Bool
 
-    public init(_ rule: AssetLinksFinding.Rule, _ message: String) {
+    public init(_ rule: AssetLinksFinding.Rule, _ message: String, androidReads: Bool = false) {
         self.rule = rule
         self.message = message
+        self.androidReads = androidReads
     }
 }

@@ -10,12 +10,29 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
         public let linked: Bool
     }
 
+    /// What Android's verifier (Android 12 and later, AOSP StatementService's DomainVerifier and
+    /// VerifyStatus) decides for the app's App Links on this host.
+    public enum AndroidVerdict: String, Sendable, Hashable, Codable {
+        case success = "SUCCESS"
+        /// A 301 or 302 answer.
+        case failureRedirect = "FAILURE_REDIRECT"
+        /// No usable answer, or no handle_all_urls statement for the app.
+        case failureRejectedByServer = "FAILURE_REJECTED_BY_SERVER"
+        /// Its parser threw (a problem Google's API would skip one statement for), retried later.
+        case failureUnknown = "FAILURE_UNKNOWN"
+    }
+
     /// The site the list speaks for.
     public let source: String
     public var findings: [AssetLinksFinding]
     /// How many statements were read (includes followed).
     public var statements: Int
     public var links: [Link]
+    /// Android's verdict for the app's App Links, when an app was asked about.
+    public var androidVerdict: AndroidVerdict?
+    /// The error codes Google's API (and its Statement List tester) gives, in the order met; none
+    /// when it reads the list cleanly.
+    public var googleErrors: [AssetLinksErrorCode]
 
     /// Whether every rule held: no failed finding.
     public var passed: Bool { !findings.contains { $0.result == .fail } }
@@ -34,7 +51,11 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
         findings = served + resolved.findings
         statements = resolved.statements.count
         links = []
+        var codes: [AssetLinksErrorCode] = []
+        for code in findings.filter({ $0.result == .fail }).compactMap(\.code) where !codes.contains(code) { codes.append(code) }
+        googleErrors = codes
         guard let packageName else { return }
+        androidVerdict = Self.android(findings, statements: resolved.androidStatements, app: packageName, fingerprints: fingerprints)
         for relation in relations {
             for fingerprint in fingerprints {
                 let linked = resolved.statements.links(relation, toApp: packageName, fingerprint: fingerprint)
@@ -51,5 +72,17 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
                 findings.append(AssetLinksFinding(.linked, .fail, "\(source) does not link \(packageName) (\(fingerprint)) by \(relation): \(why)"))
             }
         }
+    }
+
+    /// Android's decision, in the order its DomainVerifier makes it: a redirect; no usable
+    /// answer; a parser that threw; then whether a handle_all_urls statement names the app
+    /// under one of its certificates.
+    static func android(_ findings: [AssetLinksFinding], statements: [AssetStatement], app: String, fingerprints: [String]) -> AndroidVerdict {
+        let failed = Set(findings.filter { $0.result == .fail }.map(\.rule))
+        if failed.contains(.noRedirects) { return .failureRedirect }
+        if !failed.isDisjoint(with: [.https, .reachable, .httpStatus, .sizeLimit]) { return .failureRejectedByServer }
+        if findings.contains(where: \.failsOnAndroid) { return .failureUnknown }
+        let linked = fingerprints.contains { statements.links(.handleAllURLs, toApp: app, fingerprint: $0) }
+        return linked ? .success : .failureRejectedByServer
     }
 }

@@ -9,6 +9,8 @@ public import Foundation
 public struct ResolvedStatements: Sendable {
     public var statements: [AssetStatement]
     public var findings: [AssetLinksFinding]
+    /// The statements Android's verifier reads: the list's own and those of its direct includes.
+    public var androidStatements: [AssetStatement]
 
     /// The most included files read for one source. Google does not publish its budget; ten is
     /// more than any real file needs and bounds a hostile one.
@@ -17,6 +19,7 @@ public struct ResolvedStatements: Sendable {
     public init(statements: [AssetStatement], findings: [AssetLinksFinding]) {
         self.statements = statements
         self.findings = findings
+        androidStatements = statements
     }
 
     /// What reading an included file gave.
@@ -86,6 +89,7 @@ public struct ResolvedStatements: Sendable {
             case .data(let data):
                 let included = StatementList.read(data, file: url.description)
                 resolved.statements += included.statements
+                if depth == 1 { resolved.androidStatements += included.statements }
                 resolved.findings += included.findings
                 pending += included.includes.map { ($0, secureChain || url.site.isSecure, depth + 1) }
             }
@@ -95,6 +99,7 @@ public struct ResolvedStatements: Sendable {
 
     private mutating func fail(_ rule: AssetLinksFinding.Rule, _ message: String, at include: AssetInclude, code: AssetLinksErrorCode) {
         let prefix = include.file.map { "\($0): " } ?? ""
-        findings.append(AssetLinksFinding(rule, .fail, prefix + message, at: include.position, code: code))
+        // An http include makes Android's HTTPS-only fetcher throw: the whole host fails.
+        findings.append(AssetLinksFinding(rule, .fail, prefix + message, at: include.position, code: code, failsOnAndroid: rule == .includeInsecure))
     }
 }

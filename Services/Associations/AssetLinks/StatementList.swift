@@ -56,7 +56,8 @@ public struct StatementList: Sendable, Hashable {
                     .encoding,
                     .fail,
                     "\(prefix)the file starts with a UTF-8 byte order mark, which is not JSON",
-                    code: .malformedContent
+                    code: .malformedContent,
+                    failsOnAndroid: true
                 )
             )
             return
@@ -66,7 +67,14 @@ public struct StatementList: Sendable, Hashable {
             root = try PositionedJSONParser.parse(data)
         } catch {
             findings.append(
-                AssetLinksFinding(.jsonSyntax, .fail, "\(prefix)not valid JSON: \(error.message)", at: error.position, code: .malformedContent)
+                AssetLinksFinding(
+                    .jsonSyntax,
+                    .fail,
+                    "\(prefix)not valid JSON: \(error.message)",
+                    at: error.position,
+                    code: .malformedContent,
+                    failsOnAndroid: true
+                )
             )
             return
         }
@@ -77,7 +85,8 @@ public struct StatementList: Sendable, Hashable {
                     .fail,
                     "\(prefix)the file is \(root.node.typeName), not a statement list: expected a single array of statements",
                     at: root.position,
-                    code: .malformedContent
+                    code: .malformedContent,
+                    failsOnAndroid: true
                 )
             )
             return
@@ -121,7 +130,7 @@ struct StatementReader {
 
     mutating func read(_ element: Positioned) {
         guard case .object(let members) = element.node else {
-            skip(.elementObject, "an element is \(element.node.typeName), not a statement object", at: element.position)
+            skip(.elementObject, "an element is \(element.node.typeName), not a statement object", at: element.position, strictOnAndroid: true)
             return
         }
         androidStrictness(members, at: element.position)
@@ -142,7 +151,7 @@ struct StatementReader {
             let asset = try readTarget(target)
             statements.append(AssetStatement(relations: relations, target: asset, position: element.position, file: file))
         } catch {
-            skip(error.rule, error.message, at: error.position, strictOnAndroid: true)
+            skip(error.rule, error.message, at: error.position, strictOnAndroid: !error.androidReads)
         }
     }
 
@@ -151,6 +160,7 @@ struct StatementReader {
         let rule: AssetLinksFinding.Rule
         let message: String
         let position: TextPosition
+        var androidReads = false
     }
 
     private mutating func readInclude(_ include: Positioned, _ element: Positioned) {
@@ -213,7 +223,7 @@ struct StatementReader {
                 }
                 return .web(asset)
             } catch {
-                throw Located(rule: error.rule, message: error.message, position: site.position)
+                throw Located(rule: error.rule, message: error.message, position: site.position, androidReads: error.androidReads)
             }
         case "android_app":
             guard let package = value["package_name"], case .string(let name) = package.node else {
@@ -276,7 +286,8 @@ struct StatementReader {
                     .androidStrict,
                     .warn,
                     "\(prefix)the key '\(key)' is given twice: Android's verifier then fails the whole host",
-                    at: position
+                    at: position,
+                    failsOnAndroid: true
                 )
             )
             break
@@ -290,7 +301,8 @@ struct StatementReader {
                         .androidStrict,
                         .warn,
                         "\(prefix)\(value.node.typeName) in a statement: Android's verifier reads only text, objects and lists of text, and fails the whole host",
-                        at: value.position
+                        at: value.position,
+                        failsOnAndroid: true
                     )
                 )
                 return
@@ -306,7 +318,14 @@ struct StatementReader {
     private mutating func skip(_ rule: AssetLinksFinding.Rule, _ message: String, at position: TextPosition, strictOnAndroid: Bool = false) {
         let android = strictOnAndroid ? "; Android's verifier fails the whole host for it" : ""
         findings.append(
-            AssetLinksFinding(rule, .fail, "\(prefix)\(message): the statement is skipped\(android)", at: position, code: .malformedContent)
+            AssetLinksFinding(
+                rule,
+                .fail,
+                "\(prefix)\(message): the statement is skipped\(android)",
+                at: position,
+                code: .malformedContent,
+                failsOnAndroid: strictOnAndroid
+            )
         )
     }
 }

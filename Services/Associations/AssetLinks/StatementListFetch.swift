@@ -11,6 +11,13 @@ public enum StatementListFetch: Sendable, Hashable {
     case timeout
     case unreachable(String)
 
+    /// The transport rules, not applicable to a local file judged as `url` would be.
+    public static func localFile(url: String) -> [AssetLinksFinding] {
+        [AssetLinksFinding.Rule.https, .httpStatus, .noRedirects, .contentType, .reachable].map {
+            AssetLinksFinding($0, .notApplicable, "a local file was judged as \(url); nothing was fetched")
+        }
+    }
+
     /// The findings on how `url` was served, and the body to read when it can be read.
     public func judged(url: String) -> (findings: [AssetLinksFinding], body: Data?) {
         switch self {

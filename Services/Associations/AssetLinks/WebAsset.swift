@@ -24,9 +24,14 @@ public struct WebAsset: Sendable, Hashable, CustomStringConvertible {
         let rest = text[separator.upperBound...]
         if rest.contains("@") { throw AssetLinksProblem(.webSite, "'\(text)' carries login information (user@)") }
         if rest.contains("?") { throw AssetLinksProblem(.webSite, "'\(text)' carries query parameters") }
-        if rest.contains("#") { throw AssetLinksProblem(.webSite, "'\(text)' carries a fragment identifier") }
-        if rest.contains("/") {
-            throw AssetLinksProblem(.webSite, "'\(text)' has a path: a site cannot contain one, not even a final /")
+        if rest.contains("#") { throw AssetLinksProblem(.webSite, "'\(text)' carries a fragment identifier", androidReads: true) }
+        if let slash = rest.firstIndex(of: "/") {
+            // Android's WebAsset accepts a final / (Google's API does not).
+            throw AssetLinksProblem(
+                .webSite,
+                "'\(text)' has a path: a site cannot contain one, not even a final /",
+                androidReads: rest[slash...] == "/"
+            )
         }
         let (host, port, named) = try Self.authority(String(rest), scheme: scheme, text: text)
         self.scheme = scheme
