@@ -216,6 +216,14 @@ import WorldFile
             mentions: "macOS app"
         ),
         Case(
+            name: "an assetlinks file with neither content nor file",
+            yaml: "websites:\n  - domain: example.com\n    assetlinks: {}\n",
+            code: .malformedValue,
+            line: 3,
+            key: "websites[0].assetlinks",
+            mentions: "content:"
+        ),
+        Case(
             name: "duplicate device",
             yaml: "devices:\n  - {id: p, osVersion: 17}\n  - {id: p, osVersion: 16}\n",
             code: .inconsistent,

@@ -61,7 +61,7 @@ public struct NginxConfiguration: Sendable {
         var servers: [String] = []
         for site in world.websites {
             for (host, file) in site.hosts {
-                servers.append(server(host: host, file: file))
+                servers.append(server(host: host, file: file, assetLinks: host == site.domain && site.assetLinks != nil))
             }
             for (host, kind) in site.brokenHosts {
                 servers.append(server(host: host, locations: brokenLocations(host: host, kind: kind, domain: site.domain)))
@@ -95,9 +95,15 @@ public struct NginxConfiguration: Sendable {
 
     private static let paths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
 
-    private func server(host: String, file: WorldFile.SiteAssociationFile?) -> String {
-        let association = file.map { serving(host: host, type: $0.signed ? "application/pkcs7-mime" : "application/json") } ?? ""
-        return server(host: host, locations: association, rest: loginService.map(Self.proxying))
+    private func server(host: String, file: WorldFile.SiteAssociationFile?, assetLinks: Bool) -> String {
+        var locations = file.map { serving(host: host, type: $0.signed ? "application/pkcs7-mime" : "application/json") } ?? ""
+        if assetLinks {
+            // Android's file beside Apple's, as Google's hosting rules want it: 200, application/json.
+            let source = layout.url(WorldLayout.assetLinks(host)).path
+            locations +=
+                "        location = /.well-known/assetlinks.json {\n            default_type application/json;\n            alias \(source);\n        }\n"
+        }
+        return server(host: host, locations: locations, rest: loginService.map(Self.proxying))
     }
 
     /// Everything but the association files goes to the login website, with the Host it asked for.

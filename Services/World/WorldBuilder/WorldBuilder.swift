@@ -88,6 +88,9 @@ public struct WorldBuilder: Sendable {
                 if let aasa {
                     try SiteAssociationWriter.write(aasa, host: host, identity: identity, store: &store)
                 }
+                if host == site.domain, let assetLinks = site.assetLinks {
+                    _ = try store.put(WorldLayout.assetLinks(host), assetLinks)
+                }
             }
             if let domainIdentity, site.brokenSites {
                 let untrustedWebCA = try TrustHierarchy.makeUntrustedWebCA(&store, now: now)

@@ -2,7 +2,7 @@ import AppIdentity
 import Foundation
 
 extension Website {
-    static let keys = ["domain", "aasa", "subdomains", "brokenSites", "accounts"]
+    static let keys = ["domain", "aasa", "assetlinks", "subdomains", "brokenSites", "accounts"]
     static let subdomainKeys = ["name", "aasa"]
 
     init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
@@ -46,8 +46,35 @@ extension Website {
             aasa: try mapping.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) },
             subdomains: subdomains,
             brokenSites: try mapping.optional("brokenSites")?.bool() ?? false,
-            accounts: accounts
+            accounts: accounts,
+            assetLinks: try mapping.optional("assetlinks").map { value throws(WorldError) in try Self.assetLinks(value, context: context) }
         )
+    }
+
+    /// `assetlinks:`: `content:` (a list of statements, written out as compact JSON) or `file:`
+    /// (bytes used as they are, broken or not: the checker judges them, not the world).
+    private static func assetLinks(_ value: YAMLValue, context: LoadingContext) throws(WorldError) -> Data {
+        let mapping = try value.mapping(known: ["content", "file"])
+        switch (mapping.optional("content"), mapping.optional("file")) {
+        case (let content?, nil):
+            var list: [PlistValue] = []
+            for statement in try content.sequence() { list.append(try statement.plistValue()) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let json = try? encoder.encode(PlistValue.array(list)) else {
+                throw content.error(.malformedValue, "the statements cannot be written as JSON")
+            }
+            return json
+        case (nil, let file?):
+            let url = context.resolve(try file.string())
+            // At most one byte past Android's 1 MiB, so a world can show the limit.
+            guard let data = try? Data(contentsOf: url), data.count <= (1 << 20) + 1 else {
+                throw file.error(.malformedValue, "cannot read \(url.path), or it is larger than 1 MiB and a byte")
+            }
+            return data
+        default:
+            throw value.error(.malformedValue, "give the statements as content: (a list) or file: (a path)")
+        }
     }
 
     /// Letters, digits and `-` in labels of 1 to 63 characters, not starting or ending with `-`.

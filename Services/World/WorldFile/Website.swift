@@ -6,6 +6,9 @@ public struct Website: Hashable, Sendable {
     public var domain: String
     /// The file the domain itself serves, if any.
     public var aasa: SiteAssociationFile?
+    /// The Digital Asset Links file the domain serves at `/.well-known/assetlinks.json`, if any:
+    /// its exact bytes (docs/assetlinks.md).
+    public var assetLinks: Data?
     /// Subdomains (`www`, `support`), each serving its own file (seed 002).
     public var subdomains: [Subdomain]
     /// Whether the fixture also serves the catalogue of broken sites, `KIND.bad.DOMAIN`.
@@ -19,10 +22,12 @@ public struct Website: Hashable, Sendable {
         aasa: SiteAssociationFile? = nil,
         subdomains: [Subdomain] = [],
         brokenSites: Bool = false,
-        accounts: [SiteAccount] = []
+        accounts: [SiteAccount] = [],
+        assetLinks: Data? = nil
     ) {
         self.domain = domain
         self.aasa = aasa
+        self.assetLinks = assetLinks
         self.subdomains = subdomains
         self.brokenSites = brokenSites
         self.accounts = accounts

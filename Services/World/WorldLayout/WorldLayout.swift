@@ -23,6 +23,7 @@ public import Foundation
 ///   devices/ID/device.pem|.key          each device's mutual-TLS identity (chain included)
 ///   websites/HOST/tls.pem|.key          each host's TLS identity (chain included)
 ///   websites/HOST/apple-app-site-association   the file the host serves (JSON or signed)
+///   websites/HOST/assetlinks.json       the Digital Asset Links file, when the world gives one
 ///   services/NAME/tls.pem|.key          each service's TLS identity
 ///   services/NAME/client.pem|.key       a system service's mutual-TLS client identity (webcredentiald),
 ///                                       or an administrator's (kclab)
@@ -77,6 +78,8 @@ public struct WorldLayout: Sendable, Hashable {
     public static func deviceDescription(_ device: String) -> String { "devices/\(device)/device.json" }
     public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
     public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }
+    /// The Digital Asset Links file a host serves at `/.well-known/assetlinks.json`.
+    public static func assetLinks(_ host: String) -> String { "websites/\(host)/assetlinks.json" }
     public static func serviceCertificate(_ service: String) -> String { "services/\(service)/tls.pem" }
     public static func systemServiceCertificate(_ service: String) -> String { "services/\(service)/client.pem" }
 

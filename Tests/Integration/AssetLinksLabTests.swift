@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import WorldTestSupport
+
+/// A world website serves its Digital Asset Links file beside its association file, through
+/// nginx, and `kclab assetlinks check --state` judges it as Google's API and Android would.
+@Suite(.serialized) struct AssetLinksLabTests {
+    static let fingerprint = (0..<32).map { String(format: "%02X", 3 * $0) }.joined(separator: ":")
+
+    static let world = """
+        name: assetlinks
+        teams: [{id: ABCDE12345, name: Example Inc.}]
+        apps:
+          - bundleID: com.example.App
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements: {com.apple.developer.associated-domains: [webcredentials:example.com]}
+        devices:
+          - {id: phone, osVersion: "17.4", apps: [com.example.App]}
+        websites:
+          - domain: example.com
+            aasa: {content: {webcredentials: {apps: [ABCDE12345.com.example.App]}}}
+            assetlinks:
+              content:
+                - relation: [delegate_permission/common.handle_all_urls, delegate_permission/common.get_login_creds]
+                  target: {namespace: android_app, package_name: com.example.app, sha256_cert_fingerprints: ["\(fingerprint)"]}
+        """
+
+    @Test func theSitesAndroidFileIsServedAndChecked() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let checked = try lab.kclab([
+                "assetlinks", "check", "example.com", "--package", "com.example.app", "--fingerprint", Self.fingerprint, "--json",
+            ])
+            #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any], "\(checked.stderr)")
+            #expect(report["androidVerdict"] as? String == "SUCCESS" && (report["googleErrors"] as? [String]) == [], "\(report)")
+            let findings = (report["findings"] as? [[String: Any]]) ?? []
+            #expect(
+                findings.contains { $0["rule"] as? String == "content-type" && $0["result"] as? String == "pass" },
+                "served as application/json: \(report)"
+            )
+
+            // The upload key's fingerprint instead of the signing key's: both readers refuse it.
+            let other = (0..<32).map { _ in "AA" }.joined(separator: ":")
+            let refused = try lab.kclab(["assetlinks", "check", "example.com", "--package", "com.example.app", "--fingerprint", other])
+            #expect(refused.status == 1 && refused.stdout.contains("FAILURE_REJECTED_BY_SERVER"), "\(refused.stdout)")
+            #expect(refused.stdout.contains("Play App Signing"), "\(refused.stdout)")
+        }
+    }
+}
