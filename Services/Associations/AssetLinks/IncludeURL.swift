@@ -9,14 +9,7 @@ public struct IncludeURL: Sendable, Hashable, CustomStringConvertible {
     public let path: String
 
     public init(_ text: String) throws(AssetLinksProblem) {
-        guard let separator = text.range(of: "://") else {
-            throw AssetLinksProblem(.includeURL, "'\(text)' is not a valid URL")
-        }
-        let scheme = text[..<separator.lowerBound].lowercased()
-        guard scheme == "https" || scheme == "http" else {
-            throw AssetLinksProblem(.includeURL, "'\(text)' is a non-HTTP URL: an include is http:// or https://")
-        }
-        let rest = text[separator.upperBound...]
+        let (scheme, rest) = try WebAsset.scheme(of: text, rule: .includeURL, what: "an include")
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let authority = String(rest[..<end])
         guard !authority.contains("@") else { throw AssetLinksProblem(.includeURL, "'\(text)' carries login information") }

@@ -14,14 +14,7 @@ public struct WebAsset: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a `site` value, or says which rule it breaks.
     public init(site text: String) throws(AssetLinksProblem) {
-        guard let separator = text.range(of: "://") else {
-            throw AssetLinksProblem(.webSite, "'\(text)' is not a site: write https://host (with no path)")
-        }
-        let scheme = text[..<separator.lowerBound].lowercased()
-        guard scheme == "https" || scheme == "http" else {
-            throw AssetLinksProblem(.webSite, "'\(text)' is not an HTTP URL: a site is http:// or https://")
-        }
-        let rest = text[separator.upperBound...]
+        let (scheme, rest) = try Self.scheme(of: text, rule: .webSite, what: "a site")
         if rest.contains("@") { throw AssetLinksProblem(.webSite, "'\(text)' carries login information (user@)") }
         if rest.contains("?") { throw AssetLinksProblem(.webSite, "'\(text)' carries query parameters") }
         if rest.contains("#") { throw AssetLinksProblem(.webSite, "'\(text)' carries a fragment identifier", androidReads: true) }
@@ -43,6 +36,19 @@ public struct WebAsset: Sendable, Hashable, CustomStringConvertible {
     /// The site a file at `https://HOST/.well-known/assetlinks.json` speaks for.
     public init(secureHost host: String) throws(AssetLinksProblem) {
         try self.init(site: "https://\(host)")
+    }
+
+    /// The scheme (http or https, lower-case) of a URL and what follows `://`, or the problem
+    /// under `rule`, naming the URL as `what`.
+    static func scheme(of text: String, rule: AssetLinksFinding.Rule, what: String) throws(AssetLinksProblem) -> (String, Substring) {
+        guard let separator = text.range(of: "://") else {
+            throw AssetLinksProblem(rule, "'\(text)' is not a valid URL: write \(what) as https://host…")
+        }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard scheme == "https" || scheme == "http" else {
+            throw AssetLinksProblem(rule, "'\(text)' is a non-HTTP URL: \(what) is http:// or https://")
+        }
+        return (scheme, text[separator.upperBound...])
     }
 
     /// The host (lower-case, without a trailing dot), the port and whether a default port was written.
