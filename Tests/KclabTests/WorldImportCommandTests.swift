@@ -38,6 +38,29 @@ import WorldTestSupport
         }
     }
 
+    /// docs/examples/Vault: a password manager's shape (the team and bundle ID prefix in an
+    /// .xcconfig, an AutoFill extension sharing the app's keychain group and app group). The
+    /// extension's AutoFill capability is granted as Xcode's automatic signing registers it, so
+    /// both install.
+    @Test func aProjectsCapabilitiesAreGrantedAsXcodeRegistersThem() async throws {
+        try await withTemporaryDirectory { folder in
+            let world = folder.appending(path: "vault.yaml").path
+            let out = folder.appending(path: "built").path
+            let imported = try run(kclab, ["world", "import", "docs/examples/Vault/Vault.xcodeproj", "--out", world])
+            #expect(imported.status == 0 && imported.stderr.isEmpty, "\(imported.stderr)")
+            #expect(try run(kclab, ["world", "build", world, "--out", out]).status == 0)
+            #expect(
+                try Self.accessGroups("\(out)/apps/com.example.vault.app", trust: out)
+                    == ["VAULT12345.com.example.vault.SharedItems", "VAULT12345.com.example.vault", "group.com.example.vault"]
+            )
+            #expect(
+                try Self.accessGroups("\(out)/apps/com.example.vault.AutoFill.app", trust: out)
+                    == ["VAULT12345.com.example.vault.SharedItems", "VAULT12345.com.example.vault.AutoFill", "group.com.example.vault"],
+                "the AutoFill capability is in its profile"
+            )
+        }
+    }
+
     /// One app from a profile the lab signed, with its entitlements file: the world signs it as
     /// the profile says, and the groups come out as the profile's app would hold them.
     @Test func aProfileAndItsEntitlementsMakeOneApp() async throws {

@@ -32,7 +32,7 @@ public struct ImportedProfile: Sendable, Hashable {
     /// Keys the lab's profiles give by rule (ProfileFactory): the App ID, the team, the keychain
     /// groups `PREFIX.*` and the token group, `get-task-allow` by kind, the team's app groups
     /// and any associated domain for an explicit App ID.
-    static let givenByRule: Set<String> = [
+    public static let givenByRule: Set<String> = [
         EntitlementKey.applicationIdentifier, EntitlementKey.macApplicationIdentifier, EntitlementKey.teamIdentifier,
         EntitlementKey.getTaskAllow, EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups,
         EntitlementKey.associatedDomains,

@@ -47,6 +47,10 @@ extension ProjectImport {
             (text("platform"), text(app.platform.rawValue)),
             (text("program"), text("keychainlab-app")),
         ]
+        if app.profile == nil, !app.capabilities.isEmpty {
+            // As Xcode's automatic signing does: the App ID gets the target's capabilities.
+            pairs.append((text("profile"), Node([(text("grants"), node(.dictionary(app.capabilities)))])))
+        }
         if let profile = app.profile {
             if let seed = profile.bundleSeedID { pairs.insert((text("bundleSeedID"), text(seed.rawValue)), at: 3) }
             if profile.isWildcard { pairs.append((text("appID"), text("wildcard"))) }

@@ -22,6 +22,13 @@ public struct ProjectImport: Sendable {
         public var profile: ImportedProfile?
 
         public var appID: AppID { AppID(prefix: profile?.bundleSeedID ?? team, bundleID: bundleID) }
+
+        /// The capabilities the target's entitlements claim beyond what the lab's profiles give
+        /// every app (aps-environment, iCloud, AutoFill…): Xcode's automatic signing registers
+        /// them on the App ID, so its profile grants them, and the world's must too.
+        public var capabilities: [String: PlistValue] {
+            entitlements.filter { !ImportedProfile.givenByRule.contains($0.key) }
+        }
     }
 
     public var projectName: String
