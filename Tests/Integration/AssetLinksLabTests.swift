@@ -47,4 +47,32 @@ import WorldTestSupport
             #expect(refused.stdout.contains("Play App Signing"), "\(refused.stdout)")
         }
     }
+
+    /// Each broken Android file of the catalogue (`brokenSites: true`), through nginx: Google's
+    /// error code and Android's verdict for App Links.
+    static let broken: [(kind: String, code: String, android: String)] = [
+        ("redirect", "REDIRECT", "FAILURE_REDIRECT"),
+        ("wrong-content-type", "WRONG_CONTENT_TYPE", "SUCCESS"),
+        ("lowercase-fingerprint", "MALFORMED_CONTENT", "FAILURE_REJECTED_BY_SERVER"),
+        ("include-loop", "FETCH_BUDGET_EXHAUSTED", "FAILURE_REJECTED_BY_SERVER"),
+        ("http-include", "SECURE_ASSET_INCLUDES_INSECURE", "FAILURE_UNKNOWN"),
+        ("oversized", "TOO_LARGE", "FAILURE_REJECTED_BY_SERVER"),
+        ("object-body", "MALFORMED_CONTENT", "FAILURE_UNKNOWN"),
+    ]
+
+    @Test func eachBrokenAndroidFileGetsItsVerdict() async throws {
+        let world = Self.world.replacingOccurrences(of: "  - domain: example.com\n", with: "  - domain: example.com\n    brokenSites: true\n")
+        try await withLab(world) { (lab: RunningLab) async throws in
+            for (kind, code, android) in Self.broken {
+                let host = "\(kind).badlinks.example.com"
+                let checked = try lab.kclab([
+                    "assetlinks", "check", host, "--package", "com.example.app", "--fingerprint", Self.fingerprint, "--json",
+                ])
+                let report = (try? JSONSerialization.jsonObject(with: Data(checked.stdout.utf8))) as? [String: Any] ?? [:]
+                #expect(checked.status == 1, "\(kind): \(checked.stdout)\(checked.stderr)")
+                #expect((report["googleErrors"] as? [String])?.contains(code) == true, "\(kind): \(report)")
+                #expect(report["androidVerdict"] as? String == android, "\(kind): \(report)")
+            }
+        }
+    }
 }

@@ -27,7 +27,7 @@ public struct NginxConfiguration: Sendable {
 
     /// Every host the configuration serves: the world's, then the broken sites'.
     public var hosts: [String] {
-        world.websites.flatMap { $0.hosts.map(\.host) + $0.brokenHosts.map(\.host) }
+        world.websites.flatMap { $0.hosts.map(\.host) + $0.brokenHosts.map(\.host) + $0.brokenAssetLinksHosts.map(\.host) }
     }
 
     /// The folder whose `HOST` files make a `flaky-500` site recover.
@@ -65,6 +65,9 @@ public struct NginxConfiguration: Sendable {
             }
             for (host, kind) in site.brokenHosts {
                 servers.append(server(host: host, locations: brokenLocations(host: host, kind: kind, domain: site.domain)))
+            }
+            for (host, kind) in site.brokenAssetLinksHosts {
+                servers.append(server(host: host, locations: brokenAssetLinks(host: host, kind: kind, domain: site.domain)))
             }
         }
         // Run as root (tests in containers), nginx would hand the workers to `nobody`, who cannot
@@ -163,6 +166,14 @@ public struct NginxConfiguration: Sendable {
         case .endless: Self.paths.map { "        location = \($0) { default_type application/json; alias \(endlessBody.path); }\n" }.joined()
         default: serving(host: host, type: "application/json")
         }
+    }
+
+    /// A broken Android file's location: a redirect, or the file under the type its kind says.
+    private func brokenAssetLinks(host: String, kind: BrokenAssetLinks, domain: String) -> String {
+        let path = "/.well-known/assetlinks.json"
+        guard kind != .redirect else { return "        location = \(path) { return 301 https://\(domain)\(path); }\n" }
+        let type = kind == .wrongContentType ? "text/plain" : "application/json"
+        return "        location = \(path) { default_type \(type); alias \(layout.url(WorldLayout.assetLinks(host)).path); }\n"
     }
 
     private func server(host: String, locations: String, rest: String? = nil) -> String {

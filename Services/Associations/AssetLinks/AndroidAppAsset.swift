@@ -34,14 +34,19 @@ public struct AndroidAppAsset: Sendable, Hashable, CustomStringConvertible {
 
     /// 32 upper-case hexadecimal octets joined by colons.
     public static func checkFingerprint(_ text: String) throws(AssetLinksProblem) {
-        let octets = text.split(separator: ":", omittingEmptySubsequences: false)
         let upperHex: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) || ("A"..."F").contains($0) }
-        guard octets.count == 32, octets.allSatisfy({ $0.unicodeScalars.count == 2 && $0.unicodeScalars.allSatisfy(upperHex) }) else {
+        let wellFormed = { (candidate: String) in
+            let octets = candidate.split(separator: ":", omittingEmptySubsequences: false)
+            return octets.count == 32 && octets.allSatisfy { $0.unicodeScalars.count == 2 && $0.unicodeScalars.allSatisfy(upperHex) }
+        }
+        guard wellFormed(text) else {
+            // Only its case is wrong: Android reads it (and compares it as text, so it never matches).
+            let caseOnly = wellFormed(text.uppercased())
             let hint =
-                text.unicodeScalars.contains(where: { ("a"..."f").contains($0) })
+                caseOnly
                 ? ": write it in upper case (Android compares it as text, so a lower-case one never matches)"
                 : ": it must be 32 upper-case hex octets joined by colons, as keytool -printcert prints the SHA-256"
-            throw AssetLinksProblem(.fingerprintFormat, "'\(text)' is a malformed certificate fingerprint\(hint)")
+            throw AssetLinksProblem(.fingerprintFormat, "'\(text)' is a malformed certificate fingerprint\(hint)", androidReads: caseOnly)
         }
     }
 

@@ -252,7 +252,7 @@ struct StatementReader {
                 do {
                     try AndroidAppAsset.checkFingerprint(text)
                 } catch {
-                    throw Located(rule: error.rule, message: error.message, position: item.position)
+                    throw Located(rule: error.rule, message: error.message, position: item.position, androidReads: error.androidReads)
                 }
                 if !seen.insert(text).inserted {
                     findings.append(

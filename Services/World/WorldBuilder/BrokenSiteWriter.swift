@@ -45,6 +45,41 @@ enum BrokenSiteWriter {
         }
     }
 
+    /// Writes the broken Android files of a site whose own file is `base`: each host's TLS identity
+    /// and its file (none for the redirect, which nginx answers itself).
+    static func writeAssetLinks(_ site: Website, base: Data, webCA: Identity, store: inout ArtifactStore, now: Date) throws(BuildError) {
+        for (host, kind) in site.brokenAssetLinksHosts {
+            let identity = try store.identity(
+                WorldLayout.hostCertificate(host),
+                subject: TrustHierarchy.name(host, organization: "KeychainLab Websites"),
+                profile: .tlsServer(hosts: [host], loopback: false),
+                issuer: webCA,
+                now: now
+            )
+            _ = try store.put("websites/\(host)/fullchain.pem", identity.chainPEM)
+            if let file = assetLinksContent(kind, base: base, host: host, domain: site.domain) {
+                _ = try store.put(WorldLayout.assetLinks(host), file)
+            }
+        }
+    }
+
+    /// The bytes a broken Android file serves, from the domain's own.
+    static func assetLinksContent(_ kind: BrokenAssetLinks, base: Data, host: String, domain: String) -> Data? {
+        let path = "/.well-known/assetlinks.json"
+        switch kind {
+        case .redirect: return nil
+        case .wrongContentType: return base
+        case .lowercaseFingerprint:
+            let text = String(decoding: base, as: UTF8.self)
+            return Data(text.replacing(/(?:[0-9A-F]{2}:){31}[0-9A-F]{2}/) { $0.output.lowercased() }.utf8)
+        case .includeLoop: return Data(#"[{"include":"https://\#(host)\#(path)"}]"#.utf8)
+        case .httpInclude: return Data(#"[{"include":"http://\#(domain)\#(path)"}]"#.utf8)
+        case .oversized: return base + Data(repeating: UInt8(ascii: " "), count: max(0, (1 << 20) + 1 - base.count))
+        case .objectBody:
+            return Data(#"{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"web","site":"https://\#(domain)"}}"#.utf8)
+        }
+    }
+
     /// The bytes a broken site serves.
     static func content(_ kind: BrokenSite, base: Data) -> Data {
         switch kind {

@@ -92,6 +92,9 @@ public struct WorldBuilder: Sendable {
                     _ = try store.put(WorldLayout.assetLinks(host), assetLinks)
                 }
             }
+            if site.brokenSites, let assetLinks = site.assetLinks {
+                try BrokenSiteWriter.writeAssetLinks(site, base: assetLinks, webCA: trust.webCA, store: &store, now: now)
+            }
             if let domainIdentity, site.brokenSites {
                 let untrustedWebCA = try TrustHierarchy.makeUntrustedWebCA(&store, now: now)
                 try BrokenSiteWriter.write(

@@ -38,6 +38,11 @@ public struct Website: Hashable, Sendable {
         brokenSites ? BrokenSite.allCases.map { ($0.host(for: domain), $0) } : []
     }
 
+    /// The broken Android files' hosts, when broken sites are asked for and the site has a file.
+    public var brokenAssetLinksHosts: [(host: String, kind: BrokenAssetLinks)] {
+        brokenSites && assetLinks != nil ? BrokenAssetLinks.allCases.map { ($0.host(for: domain), $0) } : []
+    }
+
     /// Every host of the site with the file it serves: the domain first, then each subdomain.
     public var hosts: [(host: String, aasa: SiteAssociationFile?)] {
         [(domain, aasa)] + subdomains.map { ("\($0.label).\(domain)", $0.aasa) }
