@@ -40,15 +40,13 @@ final class AuditLog: Service, Sendable {
         }
     }
 
-    /// The latest entries of `app` on `device`, newest last.
-    func recent(device: String, app: String, limit: Int) -> [Entry] {
-        buffer.withLock { buffer in Array(buffer.recent.filter { $0.device == device && $0.app == app }.suffix(limit)) }
-    }
-
-    /// The latest entries of every app on `device`, from `since` on when given, newest last.
-    func recent(device: String, since: Date?, limit: Int) -> [Entry] {
+    /// The latest entries on `device`, of `app` and from `since` on when given, newest last.
+    func recent(device: String, app: String? = nil, since: Date? = nil, limit: Int) -> [Entry] {
         buffer.withLock { buffer in
-            Array(buffer.recent.filter { entry in entry.device == device && since.map { entry.time >= $0 } ?? true }.suffix(limit))
+            let kept = buffer.recent.filter { entry in
+                entry.device == device && (app.map { entry.app == $0 } ?? true) && (since.map { entry.time >= $0 } ?? true)
+            }
+            return Array(kept.suffix(limit))
         }
     }
 
