@@ -61,7 +61,7 @@ public struct NginxConfiguration: Sendable {
         var servers: [String] = []
         for site in world.websites {
             for (host, file) in site.hosts {
-                servers.append(server(host: host, file: file, assetLinks: host == site.domain && site.assetLinks != nil))
+                servers.append(server(host: host, file: file, assetLinks: site.assetLinks(of: host) != nil))
             }
             for (host, kind) in site.brokenHosts {
                 servers.append(server(host: host, locations: brokenLocations(host: host, kind: kind, domain: site.domain)))

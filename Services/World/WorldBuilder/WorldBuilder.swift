@@ -88,7 +88,7 @@ public struct WorldBuilder: Sendable {
                 if let aasa {
                     try SiteAssociationWriter.write(aasa, host: host, identity: identity, store: &store)
                 }
-                if host == site.domain, let assetLinks = site.assetLinks {
+                if let assetLinks = site.assetLinks(of: host) {
                     _ = try store.put(WorldLayout.assetLinks(host), assetLinks)
                 }
             }

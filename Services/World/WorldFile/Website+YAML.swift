@@ -3,7 +3,7 @@ import Foundation
 
 extension Website {
     static let keys = ["domain", "aasa", "assetlinks", "subdomains", "brokenSites", "accounts"]
-    static let subdomainKeys = ["name", "aasa"]
+    static let subdomainKeys = ["name", "aasa", "assetlinks"]
 
     init(yaml value: YAMLValue, context: LoadingContext) throws(WorldError) {
         let mapping = try value.mapping(known: Self.keys)
@@ -23,7 +23,8 @@ extension Website {
             subdomains.append(
                 Subdomain(
                     label: label,
-                    aasa: try subdomain.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) }
+                    aasa: try subdomain.optional("aasa").map { value throws(WorldError) in try SiteAssociationFile(yaml: value, context: context) },
+                    assetLinks: try subdomain.optional("assetlinks").map { value throws(WorldError) in try Self.assetLinks(value, context: context) }
                 )
             )
         }

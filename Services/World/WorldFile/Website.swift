@@ -43,6 +43,11 @@ public struct Website: Hashable, Sendable {
         brokenSites && assetLinks != nil ? BrokenAssetLinks.allCases.map { ($0.host(for: domain), $0) } : []
     }
 
+    /// The Digital Asset Links file `host` (the domain or one of its subdomains) serves, if any.
+    public func assetLinks(of host: String) -> Data? {
+        host == domain ? assetLinks : subdomains.first { "\($0.label).\(domain)" == host }?.assetLinks
+    }
+
     /// Every host of the site with the file it serves: the domain first, then each subdomain.
     public var hosts: [(host: String, aasa: SiteAssociationFile?)] {
         [(domain, aasa)] + subdomains.map { ("\($0.label).\(domain)", $0.aasa) }
@@ -73,11 +78,14 @@ public struct Subdomain: Hashable, Sendable {
     public var label: String
     /// The file it serves, if any.
     public var aasa: SiteAssociationFile?
+    /// The Digital Asset Links file it serves, if any: its exact bytes.
+    public var assetLinks: Data?
 
     /// A subdomain from its parts.
-    public init(label: String, aasa: SiteAssociationFile? = nil) {
+    public init(label: String, aasa: SiteAssociationFile? = nil, assetLinks: Data? = nil) {
         self.label = label
         self.aasa = aasa
+        self.assetLinks = assetLinks
     }
 }
 
