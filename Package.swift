@@ -130,6 +130,15 @@ let package = Package(
             path: "Services/Associations/SiteAssociation",
             swiftSettings: strictSettings
         ),
+        /// Both files of a site for a team shipping both platforms (`kclab site check`): the
+        /// association file for the iOS app, the asset-links file for the Android app, and the
+        /// rules that compare them; the asset-links fetch with its includes.
+        .target(
+            name: "SiteCheck",
+            dependencies: ["AssetLinks", "CMSSupport", "SiteAssociation", "SiteAssociationFetch", product("NIOSSL")],
+            path: "Services/Associations/SiteCheck",
+            swiftSettings: strictSettings
+        ),
         /// Fetching association files as a device does (AsyncHTTPClient, no redirects, 128 KB).
         .target(
             name: "SiteAssociationFetch",
@@ -740,6 +749,7 @@ let package = Package(
                 "SiteAssociation",
                 "SiteAssociationFetch",
                 "AssetLinks",
+                "SiteCheck",
                 "PositionedJSON",
                 "KeychainAPI",
                 "ServiceSupport",
@@ -982,7 +992,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SiteAssociationTests",
-            dependencies: ["SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport", "PositionedJSON", "AssetLinks"],
+            dependencies: [
+                "SiteAssociation", "SiteAssociationFetch", "CMSSupport", "WorldTestSupport", "PositionedJSON", "AssetLinks", "SiteCheck",
+            ],
             path: "Tests/SiteAssociationTests",
             exclude: ["Corpus"],
             swiftSettings: strictSettings

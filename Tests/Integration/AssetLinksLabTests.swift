@@ -19,11 +19,22 @@ import WorldTestSupport
           - {id: phone, osVersion: "17.4", apps: [com.example.App]}
         websites:
           - domain: example.com
-            aasa: {content: {webcredentials: {apps: [ABCDE12345.com.example.App]}}}
+            aasa:
+              content:
+                webcredentials: {apps: [ABCDE12345.com.example.App]}
+                applinks: {details: [{appIDs: [ABCDE12345.com.example.App], components: [{"/": "/*"}]}]}
             assetlinks:
               content:
                 - relation: [delegate_permission/common.handle_all_urls, delegate_permission/common.get_login_creds]
                   target: {namespace: android_app, package_name: com.example.app, sha256_cert_fingerprints: ["\(fingerprint)"]}
+            subdomains:
+              # Passwords shared with the iOS app only: the Android file gives App Links alone.
+              - name: www
+                aasa: {content: {webcredentials: {apps: [ABCDE12345.com.example.App]}}}
+                assetlinks:
+                  content:
+                    - relation: [delegate_permission/common.handle_all_urls]
+                      target: {namespace: android_app, package_name: com.example.app, sha256_cert_fingerprints: ["\(fingerprint)"]}
         """
 
     @Test func theSitesAndroidFileIsServedAndChecked() async throws {
@@ -45,6 +56,29 @@ import WorldTestSupport
             let refused = try lab.kclab(["assetlinks", "check", "example.com", "--package", "com.example.app", "--fingerprint", other])
             #expect(refused.status == 1 && refused.stdout.contains("FAILURE_REJECTED_BY_SERVER"), "\(refused.stdout)")
             #expect(refused.stdout.contains("Play App Signing"), "\(refused.stdout)")
+        }
+    }
+
+    /// `kclab site check` reads both files of a host through nginx and compares them: the domain
+    /// shares passwords with both apps, www with the iOS app only, which it flags.
+    @Test func siteCheckFlagsPasswordsSharedWithOneAppOnly() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let app = "ABCDE12345.com.example.App"
+            let package = "com.example.app:\(Self.fingerprint)"
+            let shared = try lab.kclab(["site", "check", "example.com", "--app", app, "--package", package])
+            #expect(shared.status == 0, "\(shared.stdout)\(shared.stderr)")
+            #expect(shared.stdout.contains("PASS shared-credentials: webcredentials lists \(app) and get_login_creds names com.example.app"))
+            #expect(shared.stdout.contains("PASS same-host: example.com answers both files itself"), "\(shared.stdout)")
+            #expect(shared.stdout.contains("PASS app-links: applinks names \(app)"), "\(shared.stdout)")
+
+            let checked = try lab.kclab(["site", "check", "www.example.com", "--app", app, "--package", package, "--json"])
+            #expect(checked.status == 1, "\(checked.stdout)\(checked.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any], "\(checked.stderr)")
+            let cross = (report["crossChecks"] as? [[String: Any]]) ?? []
+            let credentials = cross.first { $0["rule"] as? String == "shared-credentials" }
+            #expect(credentials?["result"] as? String == "fail", "\(report)")
+            #expect((report["apple"] as? [String: Any])?["verdict"] as? String == "approved", "the iOS side alone is fine: \(report)")
+            #expect((report["android"] as? [String: Any])?["androidVerdict"] as? String == "SUCCESS", "\(report)")
         }
     }
 

@@ -306,8 +306,7 @@ import Testing
                 source: try WebAsset(site: "https://source.example"),
                 served: [],
                 resolved: resolved,
-                app: "org.example.app",
-                fingerprints: [fingerprint],
+                app: try AndroidAppAsset(packageName: "org.example.app", fingerprints: [fingerprint]),
                 relations: [.handleAllURLs]
             ).androidVerdict
         }
@@ -331,8 +330,7 @@ import Testing
             source: try WebAsset(site: "https://source.example"),
             served: redirected.findings,
             resolved: ResolvedStatements(statements: [], findings: []),
-            app: "org.example.app",
-            fingerprints: [Self.print1],
+            app: try AndroidAppAsset(packageName: "org.example.app", fingerprints: [Self.print1]),
             relations: [.handleAllURLs]
         )
         #expect(report.androidVerdict == .failureRedirect && report.googleErrors == [.redirect])

@@ -238,8 +238,7 @@ import Testing
             source: try WebAsset(site: "https://example.com"),
             served: [],
             resolved: resolved,
-            app: "com.example.app",
-            fingerprints: [Self.fingerprint],
+            app: try AndroidAppAsset(packageName: "com.example.app", fingerprints: [Self.fingerprint]),
             relations: [.handleAllURLs]
         )
         #expect(!report.passed && report.links.map(\.linked) == [false])

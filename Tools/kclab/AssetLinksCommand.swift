@@ -3,6 +3,7 @@ import AssetLinks
 import Foundation
 import SiteAssociation
 import SiteAssociationFetch
+import SiteCheck
 
 /// `kclab assetlinks …`: Android's Digital Asset Links files.
 struct AssetLinksCommand: AsyncParsableCommand {
@@ -72,6 +73,13 @@ extension AssetLinksCommand {
         }
 
         func run() async throws {
+            let report = try await checked()
+            try print(report)
+            if !report.passed { throw ExitCode(1) }
+        }
+
+        /// The report, fetched or read from --file; what `run` prints and the demo shows.
+        func checked() async throws -> AssetLinksReport {
             let source = try parsedSite()
             let relations = try parsedRelations()
             let app = try parsedApp()
@@ -90,67 +98,22 @@ extension AssetLinksCommand {
                     source: source,
                     served: StatementListFetch.localFile(url: source.statementListURL),
                     resolved: resolved,
-                    app: app?.package,
-                    fingerprints: app?.fingerprints ?? [],
+                    app: app,
                     relations: relations
                 )
             } else {
                 report = try await fetched(source, relations: relations, app: app)
             }
-            try print(report)
-            if !report.passed { throw ExitCode(1) }
+            return report
         }
 
-        /// Fetches the list and its includes over HTTPS with a device's limits.
-        private func fetched(
-            _ source: WebAsset,
-            relations: [AssetRelation],
-            app: (package: String, fingerprints: [String])?
-        ) async throws
-            -> AssetLinksReport
-        {
+        /// Fetches the list and its includes over HTTPS with Android's limits.
+        private func fetched(_ source: WebAsset, relations: [AssetRelation], app: AndroidAppAsset?) async throws -> AssetLinksReport {
             let roots = try SiteOptions.trustRoots(trust: trust, state: state)
-            let resolutions = try SiteOptions.resolutions(resolve, state: state)
-            // Android's 5 s connect and read timeouts (StatementService's UrlFetcher).
-            let fetcher = SiteFetcher(
-                trustRoots: roots.tls,
-                resolve: resolutions,
-                timeout: .seconds(5),
-                userAgent: "KeychainLab assetlinks check",
-                maximumSize: StatementList.maximumSize
-            )
-            let top = Self.judged(await fetcher.fetch(source.statementListURL))
-            let list = top.body.map { StatementList.read($0) } ?? StatementList()
-            let resolved = await ResolvedStatements.resolve(list, source: source) { url in
-                let included = Self.judged(await fetcher.fetch(url.description))
-                guard let body = included.body else {
-                    let failure = included.findings.first { $0.result == .fail }
-                    return .failed(failure?.detail ?? "no answer", failure?.code ?? .fetchError)
-                }
-                return .data(body)
-            }
+            let fetcher = AssetLinksFetch.fetcher(trustRoots: roots.tls, resolve: try SiteOptions.resolutions(resolve, state: state))
+            let report = await AssetLinksFetch.report(source, app: app, relations: relations, fetcher: fetcher)
             await fetcher.shutdown()
-            return AssetLinksReport(
-                source: source,
-                served: top.findings,
-                resolved: resolved,
-                app: app?.package,
-                fingerprints: app?.fingerprints ?? [],
-                relations: relations
-            )
-        }
-
-        /// A fetch as the asset-links rules judge it.
-        private static func judged(_ attempt: FetchAttempt) -> (findings: [AssetLinksFinding], body: Data?) {
-            let fetch: StatementListFetch =
-                switch attempt.outcome {
-                case .response(let status, let type, let location, let body, let truncated):
-                    .response(status: status, contentType: type, location: location, body: body, truncated: truncated)
-                case .untrustedServer(let reason): .untrusted(reason)
-                case .timeout: .timeout
-                case .unreachable(let reason): .unreachable(reason)
-                }
-            return fetch.judged(url: attempt.url)
+            return report
         }
 
         private func print(_ report: AssetLinksReport) throws {
@@ -160,13 +123,7 @@ extension AssetLinksCommand {
                 say(String(decoding: try encoder.encode(report), as: UTF8.self))
                 return
             }
-            for finding in report.findings { say(finding.description) }
-            if let android = report.androidVerdict { say("Android (App Links, Android 12 and later): \(android.rawValue)") }
-            let google = report.googleErrors.isEmpty ? "no error" : "FETCH_ERROR: " + report.googleErrors.map(\.rawValue).joined(separator: ", ")
-            say("Google's API: \(google)")
-            say(
-                "\(report.passed ? "passed" : "failed"): \(report.statements) \(report.statements == 1 ? "statement" : "statements") for \(report.source)"
-            )
+            for line in report.lines { say(line) }
         }
 
         private func parsedSite() throws -> WebAsset {
@@ -186,11 +143,10 @@ extension AssetLinksCommand {
             }
         }
 
-        private func parsedApp() throws -> (package: String, fingerprints: [String])? {
+        private func parsedApp() throws -> AndroidAppAsset? {
             guard let package else { return nil }
             do {
-                let app = try AndroidAppAsset(packageName: package, fingerprints: fingerprint)
-                return (app.packageName, app.fingerprints)
+                return try AndroidAppAsset(packageName: package, fingerprints: fingerprint)
             } catch {
                 throw ValidationError(error.message)
             }

@@ -37,14 +37,13 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
     /// Whether every rule held: no failed finding.
     public var passed: Bool { !findings.contains { $0.result == .fail } }
 
-    /// Judges `resolved`, the statements of `source`'s list with its includes followed, for the
-    /// app `packageName` signed by the certificates `fingerprints`, by `relations`.
+    /// Judges `resolved`, the statements of `source`'s list with its includes followed, for
+    /// `app` (its package signed by any of its certificates), by `relations`.
     public init(
         source: WebAsset,
         served: [AssetLinksFinding],
         resolved: ResolvedStatements,
-        app packageName: String?,
-        fingerprints: [String],
+        app: AndroidAppAsset?,
         relations: [AssetRelation]
     ) {
         self.source = source.description
@@ -54,7 +53,9 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
         var codes: [AssetLinksErrorCode] = []
         for code in findings.filter({ $0.result == .fail }).compactMap(\.code) where !codes.contains(code) { codes.append(code) }
         googleErrors = codes
-        guard let packageName else { return }
+        guard let app else { return }
+        let packageName = app.packageName
+        let fingerprints = app.fingerprints
         androidVerdict = Self.android(findings, statements: resolved.androidStatements, app: packageName, fingerprints: fingerprints)
         for relation in relations {
             for fingerprint in fingerprints {
@@ -84,5 +85,25 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
         if findings.contains(where: \.failsOnAndroid) { return .failureUnknown }
         let linked = fingerprints.contains { statements.links(.handleAllURLs, toApp: app, fingerprint: $0) }
         return linked ? .success : .failureRejectedByServer
+    }
+}
+
+extension AssetLinksReport {
+    /// Whether the list links `app` by `relation` under at least one of the certificates asked about.
+    public func links(_ relation: AssetRelation) -> Bool {
+        links.contains { $0.relation == relation && $0.linked }
+    }
+
+    /// The report as `kclab assetlinks check` prints it: each finding, both verdicts, the summary.
+    public var lines: [String] {
+        var lines = findings.map(\.description)
+        if let androidVerdict { lines.append("Android (App Links, Android 12 and later): \(androidVerdict.rawValue)") }
+        // Google's tester answers FETCH_ERROR, then the precise codes when there are others.
+        let precise = googleErrors.filter { $0 != .fetchError }.map(\.rawValue)
+        let google =
+            googleErrors.isEmpty ? "no error" : precise.isEmpty ? "FETCH_ERROR" : "FETCH_ERROR: " + precise.joined(separator: ", ")
+        lines.append("Google's API: \(google)")
+        lines.append("\(passed ? "passed" : "failed"): \(statements) \(statements == 1 ? "statement" : "statements") for \(source)")
+        return lines
     }
 }
