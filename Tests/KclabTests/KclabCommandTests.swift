@@ -167,10 +167,10 @@ import WorldTestSupport
         try await withTemporaryDirectory { folder in
             let markdown = folder.appending(path: "walkthrough.md")
             // Every secret the demo hands an app, watched for in every process's arguments while it runs.
-            let stories = DemoStory.seeds + DemoStory.sharedCredentials + DemoStory.mac + DemoStory.passkeys
+            let stories = DemoStory.seeds + DemoStory.sharedCredentials + DemoStory.mac + DemoStory.passkeys + DemoStory.android
             let secrets = Set(stories.flatMap(\.steps).compactMap(\.input)).union(["B0b-builds-things"])
             #expect(secrets.count >= 8)
-            let watcher = CommandLineWatcher(secrets: secrets)
+            let watcher = CommandLineWatcher(secrets: secrets, scope: folder.path)
             watcher.start()
             let result = try run(
                 kclab,
@@ -232,6 +232,11 @@ import WorldTestSupport
             #expect(output.contains("Application with identifier OTHER98765.com.other.Snooper is not associated with domain example.com"))
             #expect(output.contains("ASAuthorizationError.canceled (1001)"))
             #expect(output.contains("[ipad-alice] com.example.DemoApp: no passkey sign-in: ASAuthorizationError.notHandled (1003)"))
+            // The same sites for Android: linked on example.com, the upload key on www, no file on support.
+            #expect(output.contains("PASS linked: https://example.com links com.example.demo"))
+            #expect(output.contains("the file lists com.example.demo under \(DemoStory.androidUploadKey) only"))
+            #expect(output.contains("https://support.example.com/.well-known/assetlinks.json answered 404"))
+            #expect(output.contains("FAIL shared-credentials: webcredentials lists D3KQX62K1A.com.example.DemoApp, but no get_login_creds"))
             #expect(output.contains("The demo world is down again."))
             #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
         }

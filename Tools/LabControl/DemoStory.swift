@@ -1,7 +1,7 @@
 /// One story of the demo: what it shows, the apps that act, and why the result is what it is.
 public struct DemoStory: Sendable {
-    /// One step: an app run on a device with its arguments, an app's update installed, or the
-    /// device's user told how to answer the next prompts.
+    /// One step: an app run on a device with its arguments, an app's update installed, the
+    /// device's user told how to answer the next prompts, or a kclab command.
     public struct Step: Sendable {
         public enum Action: Sendable {
             case run([String])
@@ -9,6 +9,9 @@ public struct DemoStory: Sendable {
             case update
             /// Script the user's next answers (`kclab device answer`).
             case answer([String])
+            /// A kclab command the reader types against the lab (its `--state .demo` pointed at
+            /// the demo's state folder), such as `assetlinks check`.
+            case kclab([String])
         }
 
         public let device: String
@@ -31,6 +34,11 @@ public struct DemoStory: Sendable {
         /// Installs `app`'s later version on `device`.
         public static func update(_ device: String, _ app: String) -> Step {
             Step(device: device, app: app, action: .update)
+        }
+
+        /// `kclab ARGUMENTS`, run against the lab.
+        public static func kclab(_ arguments: [String]) -> Step {
+            Step(device: "", app: "", action: .kclab(arguments))
         }
 
         /// The user of `device` answers the next prompts so.

@@ -1,10 +1,12 @@
 import AppIdentifiers
 import ArgumentParser
+import AssetLinks
 import AssociationAPI
 import DeviceProtocol
 import Foundation
 import LabControl
 import SiteAssociation
+import SiteCheck
 
 /// `kclab demo`: brings the demo world up, plays the seeds' stories, and brings it down.
 struct DemoCommand: AsyncParsableCommand {
@@ -98,24 +100,31 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         for (number, story) in DemoStory.seeds.enumerated() {
-            try tell(story, number: number + 1, lab, walkthrough)
+            try await tell(story, number: number + 1, lab, walkthrough)
         }
         try await associations(lab, number: DemoStory.seeds.count + 1, walkthrough)
         var number = DemoStory.seeds.count + 2
         let stories =
-            (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac + (summary.websites != nil ? DemoStory.passkeys : [])
+            (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac
+            + (summary.websites != nil ? DemoStory.passkeys + DemoStory.android : [])
         let devices = Set(summary.devices.map(\.id))
         for story in stories where story.steps.allSatisfy({ $0.app.isEmpty || devices.contains($0.device) }) {
-            try tell(story, number: number, lab, walkthrough)
+            try await tell(story, number: number, lab, walkthrough)
             number += 1
         }
     }
 
     /// Plays one story's steps, with the prompts each one showed, then says why.
-    private func tell(_ story: DemoStory, number: Int, _ lab: LabState, _ walkthrough: Walkthrough) throws {
+    private func tell(_ story: DemoStory, number: Int, _ lab: LabState, _ walkthrough: Walkthrough) async throws {
         say("\n\(number). \(story.title)")
         walkthrough.story(number, story.title)
         for step in story.steps {
+            if case .kclab(let arguments) = step.action {
+                let lines = try await kclab(arguments)
+                for line in lines { say("   \(line)") }
+                walkthrough.step(Walkthrough.command(step), output: lines)
+                continue
+            }
             let client = try DeviceClient(state: lab, device: step.device)
             var lines: [String] = []
             switch step.action {
@@ -126,6 +135,7 @@ struct DemoCommand: AsyncParsableCommand {
             case .answer(let answers):
                 _ = try client.send(DeviceRequest(.setAnswers(answers)))
                 lines.append("the user will answer: \(answers.joined(separator: ", "))")
+            case .kclab: break
             case .run(let arguments):
                 let shown = (try? PromptLog.read(lab.promptLog(step.device)))?.count ?? 0
                 let response = try client.send(DeviceRequest(.run(arguments: arguments, input: step.input.map { $0 + "\n" }), app: step.app))
@@ -143,6 +153,17 @@ struct DemoCommand: AsyncParsableCommand {
         }
         say("   Why: " + story.explanation.replacingOccurrences(of: "\n", with: "\n        "))
         walkthrough.why(story.explanation)
+    }
+
+    /// What a kclab step prints, from the command's own parser and report: its `--state .demo`
+    /// is this demo's state folder.
+    private func kclab(_ arguments: [String]) async throws -> [String] {
+        let actual = arguments.indices.map { arguments[$0] == ".demo" && $0 > 0 && arguments[$0 - 1] == "--state" ? state : arguments[$0] }
+        switch try Kclab.parseAsRoot(actual) {
+        case let command as AssetLinksCommand.Check: return try await command.checked().lines
+        case let command as SiteCommand.Check: return try await command.checked().lines
+        default: throw fail("the demo cannot play kclab \(arguments.joined(separator: " "))")
+        }
     }
 
     /// Seed 002's first half: what associationd decided for the apps' associated domains.

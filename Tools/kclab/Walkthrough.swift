@@ -89,6 +89,7 @@ final class Walkthrough {
             return input + ["kclab", "app", "run"] + target + ["--app", step.app] + stdin + ["--"] + arguments
         case .update: return ["kclab", "app", "update"] + target + ["--app", step.app]
         case .answer(let answers): return ["kclab", "device", "answer"] + target + answers
+        case .kclab(let arguments): return ["kclab"] + arguments
         }
     }
 }
