@@ -51,6 +51,12 @@ import WorldTestSupport
                 "served as application/json: \(report)"
             )
 
+            // Google's statements.list for the site, one relation.
+            let listed = try lab.kclab(["assetlinks", "list", "example.com", "--relation", "delegate_permission/common.get_login_creds"])
+            #expect(listed.status == 0, "\(listed.stdout)\(listed.stderr)")
+            #expect(listed.stdout.hasPrefix("delegate_permission/common.get_login_creds  android_app com.example.app \(Self.fingerprint)\n"))
+            #expect(listed.stdout.contains("1 statement for https://example.com"), "\(listed.stdout)")
+
             // The upload key's fingerprint instead of the signing key's: both readers refuse it.
             let other = (0..<32).map { _ in "AA" }.joined(separator: ":")
             let refused = try lab.kclab(["assetlinks", "check", "example.com", "--package", "com.example.app", "--fingerprint", other])

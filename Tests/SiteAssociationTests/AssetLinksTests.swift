@@ -257,4 +257,29 @@ import Testing
         #expect(code(.untrusted("self-signed")) == .failedSSLValidation)
         #expect(code(.response(status: 200, contentType: "application/json; charset=utf-8", location: nil, body: body, truncated: false)) == nil)
     }
+
+    /// statements.list: one statement per relation and per certificate, filtered by relation,
+    /// in the API's ListResponse shape.
+    @Test func theListQueryAnswersAsGooglesAPI() throws {
+        let list = Self.read(
+            "[\(Self.app(relations: [AssetRelation.handleAllURLs.description, AssetRelation.getLoginCreds.description])), "
+                + "\(Self.app("com.example.other", [Self.fingerprint, Self.other])), \(Self.web("https://www.example.com"))]"
+        )
+        let source = try WebAsset(secureHost: "example.com")
+        let every = StatementListing(source: source, statements: list.statements, relation: nil, errors: [])
+        #expect(every.statements.count == 5, "two relations, two certificates, one site: \(every.statements.map(\.line))")
+        let credentials = StatementListing(source: source, statements: list.statements, relation: .getLoginCreds, errors: [])
+        #expect(
+            credentials.statements.map(\.line) == [
+                "\(AssetRelation.getLoginCreds)  android_app com.example.app \(Self.fingerprint)",
+                "\(AssetRelation.getLoginCreds)  web https://www.example.com",
+            ]
+        )
+        let json = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(credentials)) as? [String: Any])
+        let first = try #require((json["statements"] as? [[String: Any]])?.first)
+        #expect((first["source"] as? [String: [String: String]])?["web"]?["site"] == "https://example.com")
+        let target = (first["target"] as? [String: Any])?["androidApp"] as? [String: Any]
+        #expect((target?["certificate"] as? [String: String])?["sha256Fingerprint"] == Self.fingerprint, "\(json)")
+        #expect(json["errorCode"] as? [String] == [])
+    }
 }

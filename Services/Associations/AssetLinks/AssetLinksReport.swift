@@ -94,15 +94,20 @@ extension AssetLinksReport {
         links.contains { $0.relation == relation && $0.linked }
     }
 
+    /// What Google's API (and its Statement List tester) says: FETCH_ERROR, then the precise
+    /// codes when there are others.
+    public var googleSummary: String {
+        let precise = googleErrors.filter { $0 != .fetchError }.map(\.rawValue)
+        let google =
+            googleErrors.isEmpty ? "no error" : precise.isEmpty ? "FETCH_ERROR" : "FETCH_ERROR: " + precise.joined(separator: ", ")
+        return "Google's API: \(google)"
+    }
+
     /// The report as `kclab assetlinks check` prints it: each finding, both verdicts, the summary.
     public var lines: [String] {
         var lines = findings.map(\.description)
         if let androidVerdict { lines.append("Android (App Links, Android 12 and later): \(androidVerdict.rawValue)") }
-        // Google's tester answers FETCH_ERROR, then the precise codes when there are others.
-        let precise = googleErrors.filter { $0 != .fetchError }.map(\.rawValue)
-        let google =
-            googleErrors.isEmpty ? "no error" : precise.isEmpty ? "FETCH_ERROR" : "FETCH_ERROR: " + precise.joined(separator: ", ")
-        lines.append("Google's API: \(google)")
+        lines.append(googleSummary)
         lines.append("\(passed ? "passed" : "failed"): \(statements) \(statements == 1 ? "statement" : "statements") for \(source)")
         return lines
     }

@@ -27,6 +27,12 @@ public enum AssetLinksFetch {
         relations: [AssetRelation],
         fetcher: SiteFetcher
     ) async -> AssetLinksReport {
+        let (served, resolved) = await statements(source, fetcher: fetcher)
+        return AssetLinksReport(source: source, served: served, resolved: resolved, app: app, relations: relations)
+    }
+
+    /// How `source`'s list was served, and its statements with the includes followed.
+    public static func statements(_ source: WebAsset, fetcher: SiteFetcher) async -> (served: [AssetLinksFinding], resolved: ResolvedStatements) {
         let top = judged(await fetcher.fetch(source.statementListURL))
         let list = top.body.map { StatementList.read($0) } ?? StatementList()
         let resolved = await ResolvedStatements.resolve(list, source: source) { url in
@@ -37,7 +43,7 @@ public enum AssetLinksFetch {
             }
             return .data(body)
         }
-        return AssetLinksReport(source: source, served: top.findings, resolved: resolved, app: app, relations: relations)
+        return (top.findings, resolved)
     }
 
     /// A fetch as the asset-links rules judge it.
