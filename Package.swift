@@ -295,6 +295,22 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// iCloud Keychain's sync engine (CKKS) per device and view, as a state machine: what
+        /// syncs and in which view, the outgoing queue, conflicts, tombstones, offline catch-up.
+        .target(
+            name: "KeychainSync",
+            dependencies: ["KeychainItems", "KeychainTypes"],
+            path: "Services/Keychain/KeychainSync",
+            swiftSettings: strictSettings
+        ),
+        /// The CloudKit-like service's rules for a zone: atomic batches checked against change
+        /// tags, changes since a token, over a storage protocol.
+        .target(
+            name: "CloudZones",
+            path: "Services/Cloud/CloudZones",
+            swiftSettings: strictSettings
+        ),
+
         /// Keychain items at rest: SQLite through GRDB (WAL), sealed with per-keychain AES-GCM keys.
         .target(
             name: "KeychainStore",
@@ -862,6 +878,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        .testTarget(
+            name: "KeychainSyncTests",
+            dependencies: ["KeychainSync", "CloudZones", "KeychainItems", "KeychainTypes"],
+            path: "Tests/KeychainSyncTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CMSSupportTests",
             dependencies: ["LabErrors", "CMSSupport", "WorldTestSupport"],

@@ -1,0 +1,53 @@
+public import Foundation
+
+/// A zone of the cloud: one view of one iCloud account (CKKS keeps one CloudKit zone per view).
+public struct ZoneID: Sendable, Hashable, Codable, CustomStringConvertible {
+    public let account: String
+    public let view: String
+
+    public init(account: String, view: String) {
+        self.account = account
+        self.view = view
+    }
+
+    public var description: String { "\(account)/\(view)" }
+}
+
+/// A record as the cloud keeps it: an item sealed by the device (the service cannot read it),
+/// its UUID and the change tag the cloud gave its last save.
+public struct CloudRecord: Sendable, Hashable, Codable {
+    public let uuid: UUID
+    public let changeTag: String
+    public let payload: Data
+
+    public init(uuid: UUID, changeTag: String, payload: Data) {
+        self.uuid = uuid
+        self.changeTag = changeTag
+        self.payload = payload
+    }
+}
+
+/// One change in a zone's log.
+public enum RecordChange: Sendable, Hashable {
+    case saved(CloudRecord)
+    case deleted(UUID)
+
+    public var uuid: UUID {
+        switch self {
+        case .saved(let record): record.uuid
+        case .deleted(let uuid): uuid
+        }
+    }
+}
+
+/// Where the zones live: records and each zone's change log, written atomically (SQLite in
+/// cloudd; the scale issue's PostgreSQL behind the same protocol).
+public protocol ZoneStorage: Sendable {
+    /// The record `uuid` of `zone`, if it exists.
+    func record(_ uuid: UUID, in zone: ZoneID) throws -> CloudRecord?
+    /// Applies `changes` in order, all or none, each taking the next number of the zone's log.
+    func commit(_ changes: [RecordChange], in zone: ZoneID) throws
+    /// The zone's changes numbered after `sequence`, oldest first, at most `limit`; and the
+    /// number of its last change (0 for an empty zone).
+    func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int)
+}
