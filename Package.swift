@@ -311,6 +311,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// cloudd's zones in SQLite (GRDB, WAL), behind CloudZones' storage protocol.
+        .target(
+            name: "CloudStore",
+            dependencies: ["CloudZones", product("GRDB")],
+            path: "Services/Cloud/CloudStore",
+            swiftSettings: strictSettings
+        ),
+
         /// Keychain items at rest: SQLite through GRDB (WAL), sealed with per-keychain AES-GCM keys.
         .target(
             name: "KeychainStore",
@@ -880,7 +888,7 @@ let package = Package(
 
         .testTarget(
             name: "KeychainSyncTests",
-            dependencies: ["KeychainSync", "CloudZones", "KeychainItems", "KeychainTypes"],
+            dependencies: ["KeychainSync", "CloudZones", "CloudStore", "KeychainItems", "KeychainTypes"],
             path: "Tests/KeychainSyncTests",
             swiftSettings: strictSettings
         ),

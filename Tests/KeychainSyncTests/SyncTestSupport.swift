@@ -39,9 +39,13 @@ final class InMemoryZoneStorage: ZoneStorage {
         zones.withLock { $0[zone]?.records[uuid] }
     }
 
-    func commit(_ changes: [RecordChange], in zone: ZoneID) throws {
-        zones.withLock { zones in
+    func write<Result>(
+        in zone: ZoneID,
+        _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
+    ) throws -> Result {
+        try zones.withLock { zones in
             var state = zones[zone] ?? Zone()
+            let (changes, result) = try decide { state.records[$0] }
             for change in changes {
                 switch change {
                 case .saved(let record): state.records[record.uuid] = record
@@ -50,6 +54,7 @@ final class InMemoryZoneStorage: ZoneStorage {
                 state.log.append(change)
             }
             zones[zone] = state
+            return result
         }
     }
 

@@ -45,8 +45,13 @@ public enum RecordChange: Sendable, Hashable {
 public protocol ZoneStorage: Sendable {
     /// The record `uuid` of `zone`, if it exists.
     func record(_ uuid: UUID, in zone: ZoneID) throws -> CloudRecord?
-    /// Applies `changes` in order, all or none, each taking the next number of the zone's log.
-    func commit(_ changes: [RecordChange], in zone: ZoneID) throws
+    /// In one write transaction: `decide` reads the zone's current records (through the
+    /// function it is given) and returns the changes to make, which are applied in order, each
+    /// taking the next number of the zone's log, all or none; then what `decide` returned besides.
+    func write<Result>(
+        in zone: ZoneID,
+        _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
+    ) throws -> Result
     /// The zone's changes numbered after `sequence`, oldest first, at most `limit`; and the
     /// number of its last change (0 for an empty zone).
     func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int)

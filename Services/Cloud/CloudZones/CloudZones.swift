@@ -53,33 +53,34 @@ public struct CloudZones: Sendable {
     /// none for a record that does not exist); a delete of a record that exists always applies
     /// (remote deletes win), and of one that is gone is a conflict with no record.
     public func modify(_ writes: [RecordWrite], in zone: ZoneID) throws -> [UUID: WriteOutcome] {
-        var outcomes: [UUID: WriteOutcome] = [:]
-        var changes: [RecordChange] = []
-        for write in writes {
-            let current = try storage.record(write.uuid, in: zone)
-            guard let payload = write.payload else {
-                guard current != nil else {
-                    outcomes[write.uuid] = .conflict(server: nil)
+        try storage.write(in: zone) { current in
+            var outcomes: [UUID: WriteOutcome] = [:]
+            var changes: [RecordChange] = []
+            for write in writes {
+                let record = try current(write.uuid)
+                guard let payload = write.payload else {
+                    guard record != nil else {
+                        outcomes[write.uuid] = .conflict(server: nil)
+                        continue
+                    }
+                    changes.append(.deleted(write.uuid))
+                    outcomes[write.uuid] = .deleted
                     continue
                 }
-                changes.append(.deleted(write.uuid))
-                outcomes[write.uuid] = .deleted
-                continue
+                guard record?.changeTag == write.expectedTag else {
+                    outcomes[write.uuid] = .conflict(server: record)
+                    continue
+                }
+                let tag = UUID().uuidString
+                changes.append(.saved(CloudRecord(uuid: write.uuid, changeTag: tag, payload: payload)))
+                outcomes[write.uuid] = .saved(changeTag: tag)
             }
-            guard current?.changeTag == write.expectedTag else {
-                outcomes[write.uuid] = .conflict(server: current)
-                continue
+            let refused = outcomes.values.contains { if case .conflict = $0 { true } else { false } }
+            guard !refused else {
+                return ([], outcomes.mapValues { if case .conflict = $0 { $0 } else { .notAttempted } })
             }
-            let tag = UUID().uuidString
-            changes.append(.saved(CloudRecord(uuid: write.uuid, changeTag: tag, payload: payload)))
-            outcomes[write.uuid] = .saved(changeTag: tag)
+            return (changes, outcomes)
         }
-        let refused = outcomes.values.contains { if case .conflict = $0 { true } else { false } }
-        guard !refused else {
-            return outcomes.mapValues { if case .conflict = $0 { $0 } else { .notAttempted } }
-        }
-        try storage.commit(changes, in: zone)
-        return outcomes
     }
 
     /// The zone's changes since `token` (nil: everything, as the latest change of each record),

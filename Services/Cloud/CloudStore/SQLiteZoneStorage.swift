@@ -1,0 +1,106 @@
+public import CloudZones
+public import Foundation
+import GRDB
+
+/// cloudd's zones in SQLite (GRDB, WAL): each zone's records and its change log, one write
+/// transaction per batch, so a tag check and the write it allows cannot interleave with another.
+public final class SQLiteZoneStorage: ZoneStorage {
+    private let database: DatabaseQueue
+
+    /// Opens (or creates) `zones.sqlite` in `directory`.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        database = try DatabaseQueue(path: directory.appending(path: "zones.sqlite").path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("zones-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE records (
+                        account TEXT NOT NULL, view TEXT NOT NULL, uuid TEXT NOT NULL, changeTag TEXT NOT NULL, payload BLOB NOT NULL,
+                        PRIMARY KEY (account, view, uuid)
+                    );
+                    CREATE TABLE changes (
+                        account TEXT NOT NULL, view TEXT NOT NULL, sequence INTEGER NOT NULL, uuid TEXT NOT NULL,
+                        changeTag TEXT, payload BLOB,
+                        PRIMARY KEY (account, view, sequence)
+                    );
+                    """
+            )
+        }
+        try migrator.migrate(database)
+    }
+
+    public func record(_ uuid: UUID, in zone: ZoneID) throws -> CloudRecord? {
+        try database.read { db in try Self.record(db, uuid, zone) }
+    }
+
+    public func write<Result>(
+        in zone: ZoneID,
+        _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
+    ) throws -> Result {
+        try database.write { db in
+            let (changes, result) = try decide { uuid in try Self.record(db, uuid, zone) }
+            var sequence =
+                try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view])
+                ?? 0
+            for change in changes {
+                sequence += 1
+                switch change {
+                case .saved(let record):
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO records (account, view, uuid, changeTag, payload) VALUES (?, ?, ?, ?, ?)",
+                        arguments: [zone.account, zone.view, record.uuid.uuidString, record.changeTag, record.payload]
+                    )
+                    try db.execute(
+                        sql: "INSERT INTO changes (account, view, sequence, uuid, changeTag, payload) VALUES (?, ?, ?, ?, ?, ?)",
+                        arguments: [zone.account, zone.view, sequence, record.uuid.uuidString, record.changeTag, record.payload]
+                    )
+                case .deleted(let uuid):
+                    try db.execute(
+                        sql: "DELETE FROM records WHERE account = ? AND view = ? AND uuid = ?",
+                        arguments: [zone.account, zone.view, uuid.uuidString]
+                    )
+                    try db.execute(
+                        sql: "INSERT INTO changes (account, view, sequence, uuid) VALUES (?, ?, ?, ?)",
+                        arguments: [zone.account, zone.view, sequence, uuid.uuidString]
+                    )
+                }
+            }
+            return result
+        }
+    }
+
+    public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
+        try database.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT sequence, uuid, changeTag, payload FROM changes
+                    WHERE account = ? AND view = ? AND sequence > ? ORDER BY sequence LIMIT ?
+                    """,
+                arguments: [zone.account, zone.view, sequence, limit]
+            )
+            let latest =
+                try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view])
+                ?? 0
+            let changes: [(sequence: Int, change: RecordChange)] = rows.compactMap { row in
+                guard let uuid = UUID(uuidString: row["uuid"]) else { return nil }
+                let tag: String? = row["changeTag"]
+                let payload: Data? = row["payload"]
+                guard let tag, let payload else { return (row["sequence"], .deleted(uuid)) }
+                return (row["sequence"], .saved(CloudRecord(uuid: uuid, changeTag: tag, payload: payload)))
+            }
+            return (changes, latest)
+        }
+    }
+
+    private static func record(_ db: Database, _ uuid: UUID, _ zone: ZoneID) throws -> CloudRecord? {
+        try Row.fetchOne(
+            db,
+            sql: "SELECT changeTag, payload FROM records WHERE account = ? AND view = ? AND uuid = ?",
+            arguments: [zone.account, zone.view, uuid.uuidString]
+        ).map { row in CloudRecord(uuid: uuid, changeTag: row["changeTag"], payload: row["payload"]) }
+    }
+}
