@@ -535,6 +535,31 @@ let package = Package(
             path: "Services/Associations/AppleCDN",
             swiftSettings: strictSettings
         ),
+        /// cloudd's wire forms and problem codes (openapi.yaml).
+        .target(
+            name: "CloudAPI",
+            dependencies: ["LabErrors"],
+            path: "Services/Cloud/CloudAPI",
+            exclude: ["openapi.yaml"],
+            swiftSettings: strictSettings
+        ),
+        /// cloudd's server: zones per iCloud account behind mutual TLS, changes, waits.
+        .target(
+            name: "CloudService",
+            dependencies: [
+                "CloudAPI", "CloudStore", "CloudZones", "LabErrors", "ServiceMetrics", "ServiceSupport", product("Hummingbird"),
+                product("Logging"), product("NIOCore"),
+            ],
+            path: "Services/Cloud/CloudService",
+            swiftSettings: strictSettings
+        ),
+        /// cloudd: the CloudKit-like service iCloud Keychain syncs through (docs/icloud-keychain.md).
+        .executableTarget(
+            name: "cloudd",
+            dependencies: ["CloudService", "ServiceMetrics", "ServiceSupport", product("ArgumentParser"), product("Logging")],
+            path: "Services/Cloud/cloudd",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "associationd",
             dependencies: [
@@ -968,6 +993,8 @@ let package = Package(
                 "security-tool",
                 "webcredentiald",
                 "website",
+                "cloudd",
+                "CloudAPI",
                 "WebsiteFixture",
                 "WorldBuilder",
                 "WorldFile",

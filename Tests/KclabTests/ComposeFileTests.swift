@@ -9,7 +9,7 @@ import Yams
 /// docker-compose.yml, checked without Docker (CI has no engine): one service per process of the
 /// demo world, fixed ports that do not collide, health checks, and addresses by service name.
 @Suite struct ComposeFileTests {
-    static let daemons = ["keychaind", "associationd", "webcredentiald", "cdn", "website", "nginx"]
+    static let daemons = ["keychaind", "cloudd", "associationd", "webcredentiald", "cdn", "website", "nginx"]
 
     static func compose() throws -> [String: Any] {
         let text = try String(contentsOfFile: "docker-compose.yml", encoding: .utf8)

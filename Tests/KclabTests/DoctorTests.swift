@@ -13,7 +13,7 @@ import WorldTestSupport
     @Test func thisMachineHasWhatTheLabNeeds() throws {
         let result = try Self.doctor()
         #expect(result.status == 0, "\(result.stdout)")
-        for line in ["ok       kclab's programs: all 8 in", "ok       nginx: /usr/sbin/nginx", "ok       openssl: ", "temporary folder: "] {
+        for line in ["ok       kclab's programs: all 9 in", "ok       nginx: /usr/sbin/nginx", "ok       openssl: ", "temporary folder: "] {
             #expect(result.stdout.contains(line), "\(line) in \(result.stdout)")
         }
         #expect(result.stdout.contains(" Landlock: "), "\(result.stdout)")
@@ -25,7 +25,7 @@ import WorldTestSupport
         defer { try? FileManager.default.removeItem(at: empty) }
         let result = try Self.doctor(["KCLAB_BIN_DIR=\(empty.path)"])
         #expect(result.status == 1, "\(result.stdout)")
-        #expect(result.stdout.contains("missing  kclab's programs: not in \(empty.path): keychaind, associationd"), "\(result.stdout)")
+        #expect(result.stdout.contains("missing  kclab's programs: not in \(empty.path): keychaind, cloudd, associationd"), "\(result.stdout)")
         #expect(result.stdout.contains("fix: build them beside kclab"), "\(result.stdout)")
     }
 

@@ -27,7 +27,9 @@ public enum Doctor {
     }
 
     /// The programs kclab starts, from the folder it runs from.
-    public static let programs = ["keychaind", "associationd", "webcredentiald", "cdn", "website", "device", "app-sandbox", "keychainlab-app"]
+    public static let programs = [
+        "keychaind", "cloudd", "associationd", "webcredentiald", "cdn", "website", "device", "app-sandbox", "keychainlab-app",
+    ]
     /// The oldest Swift a package of `import Security` code builds with here.
     public static let swiftVersion = (major: 6, minor: 2)
 

@@ -49,6 +49,11 @@ public enum Lab {
                 ],
                 endpoint: state.keychaindEndpoint
             )
+            try await service(
+                "cloudd",
+                ["--world", state.builtWorld.path, "--state", state.cloudd.path, "--port", "0", "--metrics-port", metricsPort],
+                endpoint: state.clouddEndpoint
+            )
             try? FileManager.default.removeItem(at: state.siteFile)
             var loginService: String? = nil
             if !world.websites.isEmpty {

@@ -13,6 +13,7 @@ public import Foundation
 ///   cdn/                     the Apple-like CDN's endpoint.json
 ///   associationd/            associations.sqlite and endpoint.json
 ///   webcredentiald/          approvals.sqlite and endpoint.json
+///   cloudd/                  zones.sqlite (iCloud Keychain's zones) and endpoint.json
 ///   website/                 the login website's website.sqlite and endpoint.json
 ///   logs/NAME.log            each process's output
 /// ```
@@ -39,6 +40,8 @@ public struct LabState: Sendable {
     public var websiteEndpoint: URL { website.appending(path: "endpoint.json") }
     public var webcredentiald: URL { root.appending(path: "webcredentiald") }
     public var webcredentialdEndpoint: URL { webcredentiald.appending(path: "endpoint.json") }
+    public var cloudd: URL { root.appending(path: "cloudd") }
+    public var clouddEndpoint: URL { cloudd.appending(path: "endpoint.json") }
     /// The prompt log of device `id`.
     public func promptLog(_ id: String) -> URL { device(id).appending(path: PromptLog.fileName) }
 

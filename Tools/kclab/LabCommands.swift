@@ -53,7 +53,7 @@ struct UpCommand: AsyncParsableCommand {
         if let cdn = summary.cdn {
             say("cdn       \(cdn)/a/v1/DOMAIN (Apple-like, caches each file 6 hours; kclab aasa check DOMAIN --state \(state) --cdn)")
         }
-        say("services  associationd, webcredentiald (logs in \(lab.logs.path)); prompts: kclab device prompts --state \(state) --device D")
+        say("services  associationd, webcredentiald, cloudd (logs in \(lab.logs.path)); prompts: kclab device prompts --state \(state) --device D")
         say("stop with: kclab down --state \(state)")
     }
 }

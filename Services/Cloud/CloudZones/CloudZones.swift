@@ -110,4 +110,9 @@ public struct CloudZones: Sendable {
         let last = entries.last?.sequence ?? latest
         return ZoneChanges(changes: collapsed, token: String(last), moreComing: last < latest)
     }
+
+    /// The zone's latest change token: the one a device holds once it has every change.
+    public func token(of zone: ZoneID) throws -> String {
+        String(try storage.changes(in: zone, after: .max, limit: 1).latest)
+    }
 }

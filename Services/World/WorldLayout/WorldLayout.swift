@@ -39,7 +39,7 @@ public struct WorldLayout: Sendable, Hashable {
     }
 
     /// The services that get a TLS identity.
-    public static let services = ["keychaind", "associationd", "webcredentiald", "cdn"]
+    public static let services = ["keychaind", "associationd", "webcredentiald", "cdn", "cloudd"]
     /// The services that also get a client identity, to call keychaind and associationd for the
     /// devices (issued by the device CA with the system-service role).
     public static let systemServices = ["webcredentiald"]

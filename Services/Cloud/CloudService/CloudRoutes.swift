@@ -1,0 +1,118 @@
+import CloudAPI
+import CloudZones
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceSupport
+
+/// cloudd's routes: every one needs a device certificate naming an iCloud account, and reaches
+/// that account's zones only.
+struct CloudRoutes: Sendable {
+    let zones: CloudZones
+    let watch: ZoneWatch
+
+    static let views: Set<String> = ["Applications", "CreditCards", "Passwords", "Backstop"]
+
+    func add(to router: Router<DeviceRequestContext>) {
+        router.get("/v1/health") { _, _ in try Self.json(["status": "ok"]) }
+        router.post("/v1/zones/:view/modify") { request, context in
+            let zone = try await Self.zone(context)
+            let body = try await RouteSupport.decode(
+                CloudAPI.ModifyRequest.self,
+                request,
+                limit: 2 * CloudAPI.maximumPayload * 4,
+                refusing: CloudAPI.ProblemCode.self,
+                decoder: CloudAPI.decoder()
+            )
+            guard body.writes.count <= CloudAPI.maximumBatch else {
+                throw Self.problem(.badRequest, "at most \(CloudAPI.maximumBatch) writes in one batch, not \(body.writes.count)")
+            }
+            guard Set(body.writes.map(\.uuid)).count == body.writes.count else {
+                throw Self.problem(.badRequest, "a batch names each record once")
+            }
+            if let large = body.writes.first(where: { ($0.payload?.count ?? 0) >= CloudAPI.maximumPayload }) {
+                throw Self.problem(.recordTooLarge, "the record \(large.uuid) is \(large.payload?.count ?? 0) bytes: records are under 1 MiB")
+            }
+            let outcomes = try zones.modify(
+                body.writes.map { RecordWrite(uuid: $0.uuid, payload: $0.payload, expectedTag: $0.expectedTag) },
+                in: zone
+            )
+            var answered: [String: CloudAPI.Outcome] = [:]
+            var applied = false
+            for (uuid, outcome) in outcomes {
+                switch outcome {
+                case .saved(let tag):
+                    applied = true
+                    answered[uuid.uuidString] = CloudAPI.Outcome(status: .saved, changeTag: tag)
+                case .deleted:
+                    applied = true
+                    answered[uuid.uuidString] = CloudAPI.Outcome(status: .deleted)
+                case .conflict(let server):
+                    answered[uuid.uuidString] = CloudAPI.Outcome(
+                        status: .conflict,
+                        server: server.map { CloudAPI.Record(uuid: $0.uuid, changeTag: $0.changeTag, payload: $0.payload) }
+                    )
+                case .notAttempted:
+                    answered[uuid.uuidString] = CloudAPI.Outcome(status: .notAttempted)
+                }
+            }
+            context.logger.info(
+                "modify",
+                metadata: ["zone": "\(zone)", "writes": "\(body.writes.count)", "applied": "\(applied)"]
+            )
+            if applied { watch.changed(zone) }
+            return try Self.json(CloudAPI.ModifyResponse(outcomes: answered))
+        }
+        router.get("/v1/zones/:view/changes") { request, context in
+            let zone = try await Self.zone(context)
+            let query = request.uri.queryParameters
+            let limit = min(400, max(1, Int(query.get("limit") ?? "") ?? 400))
+            let page: ZoneChanges
+            do {
+                page = try zones.changes(in: zone, since: query.get("since"), limit: limit)
+            } catch ZoneChangesError.tokenExpired {
+                throw Self.problem(.tokenExpired, "the change token is not one this zone gave: fetch every change again (no since)")
+            }
+            let changes = page.changes.map { change in
+                switch change {
+                case .saved(let record): CloudAPI.Change(uuid: record.uuid, deleted: false, changeTag: record.changeTag, payload: record.payload)
+                case .deleted(let uuid): CloudAPI.Change(uuid: uuid, deleted: true)
+                }
+            }
+            return try Self.json(CloudAPI.ChangesResponse(changes: changes, token: page.token, moreComing: page.moreComing))
+        }
+        router.get("/v1/zones/:view/wait") { request, context in
+            let zone = try await Self.zone(context)
+            let query = request.uri.queryParameters
+            let seconds = min(60, max(0, Int(query.get("seconds") ?? "") ?? 30))
+            let version = watch.version(zone)
+            if let since = query.get("since"), since != (try zones.token(of: zone)) {
+                return try Self.json(CloudAPI.WaitResponse(changed: true, token: try zones.token(of: zone)))
+            }
+            let changed = await watch.wait(zone, after: version, timeout: .seconds(seconds))
+            return try Self.json(CloudAPI.WaitResponse(changed: changed, token: try zones.token(of: zone)))
+        }
+    }
+
+    /// The caller's zone for the path's view: its account from its certificate.
+    static func zone(_ context: DeviceRequestContext) async throws -> ZoneID {
+        let device = try await DeviceIdentity.required(context.channel, refusing: CloudAPI.ProblemCode.self)
+        guard let account = device.iCloudAccount else {
+            throw problem(.notSignedIn, "\(device.name) is signed in to no iCloud account, so it has no zones")
+        }
+        let view = context.parameters.get("view") ?? ""
+        guard views.contains(view) else {
+            throw problem(.unknownView, "no view '\(view)': \(views.sorted().joined(separator: ", "))")
+        }
+        return ZoneID(account: account, view: view)
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        try RouteSupport.json(value, encoder: CloudAPI.encoder())
+    }
+
+    static func problem(_ code: CloudAPI.ProblemCode, _ message: String) -> ProblemResponse<CloudAPI.ProblemCode> {
+        ProblemResponse(code, message)
+    }
+}

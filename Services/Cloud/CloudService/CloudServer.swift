@@ -1,0 +1,32 @@
+import CloudStore
+import CloudZones
+import Foundation
+import Hummingbird
+public import Logging
+public import ServiceMetrics
+public import ServiceSupport
+
+/// cloudd: the iCloud accounts' zones, behind HTTPS with mutual TLS (docs/icloud-keychain.md).
+public enum CloudServer {
+    public struct Configuration: Sendable, DaemonConfigured {
+        /// The built world, the folder of the database and endpoint.json, and where to listen.
+        public var daemon: DaemonConfiguration
+        /// Where Prometheus metrics are served (the endpoint file's `metrics`); nil serves none.
+        public var metrics: MetricsAddress? = MetricsAddress(port: 9705)
+
+        public init(_ daemon: DaemonConfiguration) {
+            self.daemon = daemon
+        }
+    }
+
+    /// Runs cloudd until SIGTERM or SIGINT.
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
+        try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
+            let zones = CloudZones(storage: try SQLiteZoneStorage(directory: configuration.state))
+            let router = Router(context: DeviceRequestContext.self)
+            CloudRoutes(zones: zones, watch: ZoneWatch()).add(to: router)
+            let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
+            return [try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)]
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import CloudService
+import Foundation
+import Logging
+import ServiceMetrics
+import ServiceSupport
+
+/// cloudd: the CloudKit-like service iCloud Keychain syncs through.
+@main
+struct Cloudd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cloudd",
+        abstract: "Keep every iCloud account's keychain zones, as CloudKit does for iCloud Keychain.",
+        discussion: """
+            Devices save and delete the records of their account's zones (one per view) with the \
+            change tag they last saw, fetch each zone's changes since a token, and wait for a \
+            zone to change. The account is the one the device's certificate names. docs/icloud-keychain.md.
+            """
+    )
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @OptionGroup var metrics: MetricsOptions
+
+    func run() async throws {
+        FileModes.restrictToOwner()
+        let logger = ServiceLogging.bootstrap(label: "cloudd")
+        var configuration = CloudServer.Configuration(daemon.configuration(defaultPort: 7705))
+        configuration.metrics = metrics.address(defaultPort: 9705)
+        try await CloudServer.run(configuration, logger: logger)
+    }
+}
