@@ -799,6 +799,7 @@ let package = Package(
                 "SiteAssociationFetch",
                 "AssetLinks",
                 "SiteCheck",
+                "CloudAPI",
                 "PositionedJSON",
                 "KeychainAPI",
                 "ServiceSupport",

@@ -80,6 +80,19 @@ import WorldTestSupport
             #expect(stale.outcomes[id.uuidString]?.status == .conflict)
             #expect(stale.outcomes[id.uuidString]?.server?.payload == Data("sealed v2".utf8), "the server's record comes back")
 
+            // The operator sees alice's zone as cloudd holds it: UUIDs, tags and sizes, never a payload.
+            let listed = try lab.kclab(["cloud", "list", "--account", "alice@example.com", "--view", "Applications"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("alice@example.com/Applications: token 2, 1 record"), "\(listed.stdout)")
+            #expect(listed.stdout.contains("\(id.uuidString)  tag ") && !listed.stdout.contains("sealed"), "\(listed.stdout)")
+            let bobs = try lab.kclab(["cloud", "list", "--account", "bob@example.com", "--json"])
+            let zones = try #require(try JSONSerialization.jsonObject(with: Data(bobs.stdout.utf8)) as? [[String: Any]], "\(bobs.stderr)")
+            #expect(zones.count == 4 && zones.allSatisfy { ($0["records"] as? [Any])?.isEmpty == true })
+            let asDevice = await Self.failure {
+                _ = try await phone.get("/v1/admin/zones?account=alice@example.com", as: [CloudAPI.ZoneListing].self)
+            }
+            #expect(asDevice?.status == 403 && asDevice?.body.contains("notAnAdministrator") == true)
+
             let unsigned = await Self.failure { _ = try await watch.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self) }
             #expect(unsigned?.status == 403 && unsigned?.body.contains("notSignedIn") == true, "\(String(describing: unsigned))")
             let unknown = await Self.failure { _ = try await phone.get("/v1/zones/Photos/changes", as: CloudAPI.ChangesResponse.self) }

@@ -1,4 +1,5 @@
 import AssociationAPI
+import CloudAPI
 import Foundation
 import KeychainAPI
 import LabErrors
@@ -6,7 +7,7 @@ import Testing
 import WebCredentialAPI
 
 /// Each service's problem codes are one table (``KeychainAPI/ProblemCode``,
-/// ``AssociationAPI/ProblemCode``, ``WebCredentialAPI/ProblemCode``): every code is in the service's
+/// ``AssociationAPI/ProblemCode``, ``WebCredentialAPI/ProblemCode``, ``CloudAPI/ProblemCode``): every code is in the service's
 /// OpenAPI document's enum and every documented code is in the table, so a client generated from
 /// the document reads every refusal, and the document states each code's HTTP status.
 @Suite struct ProblemCodeTests {
@@ -20,6 +21,10 @@ import WebCredentialAPI
 
     @Test func webcredentialdsTableAndDocumentNameTheSameCodes() throws {
         try expectDocumented(WebCredentialAPI.ProblemCode.self, in: "Services/WebCredentials/WebCredentialAPI/openapi.yaml")
+    }
+
+    @Test func clouddsTableAndDocumentNameTheSameCodes() throws {
+        try expectDocumented(CloudAPI.ProblemCode.self, in: "Services/Cloud/CloudAPI/openapi.yaml")
     }
 
     /// A problem reads back from the wire with its code, and one of a newer build keeps its text.

@@ -58,6 +58,10 @@ final class InMemoryZoneStorage: ZoneStorage {
         }
     }
 
+    func records(in zone: ZoneID) throws -> [CloudRecord] {
+        zones.withLock { ($0[zone]?.records.values).map { $0.sorted { $0.uuid.uuidString < $1.uuid.uuidString } } ?? [] }
+    }
+
     func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
         zones.withLock { zones in
             let log = zones[zone]?.log ?? []

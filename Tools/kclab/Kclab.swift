@@ -21,7 +21,8 @@ struct Kclab: AsyncParsableCommand {
         version: "kclab \(Kclab.version)",
         subcommands: [
             WorldCommand.self, BundleCommand.self, UpCommand.self, DownCommand.self, StatusCommand.self, ResetCommand.self,
-            AppCommand.self, DeviceCommand.self, AASACommand.self, AssetLinksCommand.self, SiteCommand.self, AssociationsCommand.self,
+            AppCommand.self, DeviceCommand.self, AASACommand.self, AssetLinksCommand.self, SiteCommand.self, CloudCommand.self,
+            AssociationsCommand.self,
             DemoCommand.self,
             WebsitesCommand.self, RestartCommand.self, LogsCommand.self, KeychainCommand.self, ExplainCommand.self, ProfileCommand.self,
             LintCommand.self, TestCommand.self, DoctorCommand.self,

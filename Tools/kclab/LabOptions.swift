@@ -20,6 +20,9 @@ struct LabOptions: ParsableArguments {
     @Option(help: "associationd's URL (default: from the lab's endpoint file).")
     var associationd: String?
 
+    @Option(help: "cloudd's URL (default: from the lab's endpoint file).")
+    var cloudd: String?
+
     var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
 
     /// The lab's world.
@@ -30,14 +33,18 @@ struct LabOptions: ParsableArguments {
 
     /// The daemons whose admin routes kclab calls.
     enum Daemon: String {
-        case keychaind, associationd
+        case keychaind, associationd, cloudd
     }
 
     /// Runs `body` with a client of `daemon` holding kclab's administrator certificate, and shuts
     /// the client down whatever `body` does.
     func withAdministrator<T>(of daemon: Daemon = .keychaind, _ body: (ServiceClient) async throws -> T) async throws -> T {
-        let given = daemon == .keychaind ? keychaind : associationd
-        let endpoint = daemon == .keychaind ? lab.keychaindEndpoint : lab.associationdEndpoint
+        let (given, endpoint) =
+            switch daemon {
+            case .keychaind: (keychaind, lab.keychaindEndpoint)
+            case .associationd: (associationd, lab.associationdEndpoint)
+            case .cloudd: (cloudd, lab.clouddEndpoint)
+            }
         guard let url = given ?? SiteRecord.endpointURL(endpoint) else {
             throw LabFailure("\(daemon.rawValue) is not running in \(state); start the lab with kclab up")
         }

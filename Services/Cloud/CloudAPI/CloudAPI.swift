@@ -109,6 +109,36 @@ public enum CloudAPI {
         }
     }
 
+    /// One record as the operator sees it: never its payload.
+    public struct RecordSummary: Codable, Sendable, Hashable {
+        public let uuid: UUID
+        public let changeTag: String
+        /// The sealed payload's size in bytes.
+        public let size: Int
+
+        public init(uuid: UUID, changeTag: String, size: Int) {
+            self.uuid = uuid
+            self.changeTag = changeTag
+            self.size = size
+        }
+    }
+
+    /// `GET /v1/admin/zones?account=A[&view=V]`: an account's zones as cloudd holds them.
+    public struct ZoneListing: Codable, Sendable, Hashable {
+        public let account: String
+        public let view: String
+        /// The zone's latest change token.
+        public let token: String
+        public let records: [RecordSummary]
+
+        public init(account: String, view: String, token: String, records: [RecordSummary]) {
+            self.account = account
+            self.view = view
+            self.token = token
+            self.records = records
+        }
+    }
+
     /// `GET /v1/zones/{view}/wait?since=TOKEN&seconds=S`: whether the zone changed past the
     /// token before the time ran out (the lab's stand-in for Apple's push).
     public struct WaitResponse: Codable, Sendable, Hashable {

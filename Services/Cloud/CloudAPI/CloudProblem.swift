@@ -3,7 +3,7 @@ public import LabErrors
 extension CloudAPI {
     /// Every code cloudd refuses with, and the HTTP status each answers with: the one table
     /// (documented in openapi.yaml's `Problem`; ProblemCodeTests keeps the two equal).
-    public enum ProblemCode: String, Codable, APIProblemCode {
+    public enum ProblemCode: String, Codable, AdminProblemCode {
         /// The body or query cannot be read, or a batch is too large.
         case badRequest
         /// Not a device's certificate: only devices reach zones.
@@ -16,11 +16,13 @@ extension CloudAPI {
         case tokenExpired
         /// A record's payload is 1 MiB or more.
         case recordTooLarge
+        /// Not the operator's certificate, on an admin route.
+        case notAnAdministrator
 
         public var httpStatus: Int {
             switch self {
             case .badRequest: 400
-            case .notADevice, .notSignedIn: 403
+            case .notADevice, .notSignedIn, .notAnAdministrator: 403
             case .unknownView: 404
             case .tokenExpired: 410
             case .recordTooLarge: 413

@@ -95,6 +95,30 @@ struct CloudRoutes: Sendable {
         }
     }
 
+    /// `GET /v1/admin/zones?account=A[&view=V]`: the operator's view of an account, never a payload.
+    func addAdminRoutes(to router: Router<DeviceRequestContext>) {
+        router.get("/v1/admin/zones") { request, context in
+            _ = try await SystemServiceIdentity.administrator(context.channel, refusing: CloudAPI.ProblemCode.self)
+            let query = request.uri.queryParameters
+            guard let account = query.get("account"), !account.isEmpty else {
+                throw Self.problem(.badRequest, "name the account: account=ADDRESS")
+            }
+            let views =
+                try query.get("view").map { view in
+                    guard Self.views.contains(view) else { throw Self.problem(.unknownView, "no view '\(view)'") }
+                    return [view]
+                } ?? Self.views.sorted()
+            let listings = try views.map { view in
+                let zone = ZoneID(account: account, view: view)
+                let records = try zones.storage.records(in: zone).map {
+                    CloudAPI.RecordSummary(uuid: $0.uuid, changeTag: $0.changeTag, size: $0.payload.count)
+                }
+                return CloudAPI.ZoneListing(account: account, view: view, token: try zones.token(of: zone), records: records)
+            }
+            return try Self.json(listings)
+        }
+    }
+
     /// The caller's zone for the path's view: its account from its certificate.
     static func zone(_ context: DeviceRequestContext) async throws -> ZoneID {
         let device = try await DeviceIdentity.required(context.channel, refusing: CloudAPI.ProblemCode.self)

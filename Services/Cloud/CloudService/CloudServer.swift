@@ -24,7 +24,9 @@ public enum CloudServer {
         try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
             let zones = CloudZones(storage: try SQLiteZoneStorage(directory: configuration.state))
             let router = Router(context: DeviceRequestContext.self)
-            CloudRoutes(zones: zones, watch: ZoneWatch()).add(to: router)
+            let routes = CloudRoutes(zones: zones, watch: ZoneWatch())
+            routes.add(to: router)
+            routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
             return [try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)]
         }

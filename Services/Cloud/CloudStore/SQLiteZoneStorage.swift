@@ -72,6 +72,18 @@ public final class SQLiteZoneStorage: ZoneStorage {
         }
     }
 
+    public func records(in zone: ZoneID) throws -> [CloudRecord] {
+        try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT uuid, changeTag, payload FROM records WHERE account = ? AND view = ? ORDER BY uuid",
+                arguments: [zone.account, zone.view]
+            ).compactMap { row in
+                UUID(uuidString: row["uuid"]).map { CloudRecord(uuid: $0, changeTag: row["changeTag"], payload: row["payload"]) }
+            }
+        }
+    }
+
     public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
         try database.read { db in
             let rows = try Row.fetchAll(

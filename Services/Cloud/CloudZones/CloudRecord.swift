@@ -52,6 +52,8 @@ public protocol ZoneStorage: Sendable {
         in zone: ZoneID,
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
     ) throws -> Result
+    /// Every record of the zone, by UUID.
+    func records(in zone: ZoneID) throws -> [CloudRecord]
     /// The zone's changes numbered after `sequence`, oldest first, at most `limit`; and the
     /// number of its last change (0 for an empty zone).
     func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int)
