@@ -303,6 +303,16 @@ let package = Package(
             path: "Services/Keychain/KeychainSync",
             swiftSettings: strictSettings
         ),
+        /// A device's side of iCloud Keychain: the engine driven against cloudd, items sealed
+        /// with the account's key.
+        .target(
+            name: "KeychainSyncClient",
+            dependencies: [
+                "KeychainSync", "KeychainItems", "KeychainTypes", "CloudAPI", "ServiceSupport", product("Crypto"), product("NIOHTTP1"),
+            ],
+            path: "Services/Keychain/KeychainSyncClient",
+            swiftSettings: strictSettings
+        ),
         /// The CloudKit-like service's rules for a zone: atomic batches checked against change
         /// tags, changes since a token, over a storage protocol.
         .target(
@@ -996,6 +1006,10 @@ let package = Package(
                 "website",
                 "cloudd",
                 "CloudAPI",
+                "KeychainSync",
+                "KeychainSyncClient",
+                "KeychainItems",
+                product("Crypto"),
                 "WebsiteFixture",
                 "WorldBuilder",
                 "WorldFile",

@@ -1,0 +1,47 @@
+public import Crypto
+public import Foundation
+public import KeychainItems
+import KeychainTypes
+
+/// Seals a synced item for the cloud with the account's key (AES-GCM, the record's UUID as
+/// associated data), so cloudd keeps records it cannot read, and opens what other devices of
+/// the account sealed. CKKS seals each item under a class key wrapped by the zone's TLK; the lab
+/// keeps one key per account.
+public struct ItemSealer: Sendable {
+    private let key: SymmetricKey
+
+    public init(key: SymmetricKey) {
+        self.key = key
+    }
+
+    private struct Sealed: Codable {
+        let itemClass: String
+        let attributes: [String: SecValue]
+        let data: Data?
+    }
+
+    public enum Failure: Error, Sendable, Equatable {
+        /// The payload was not sealed with this account's key for this record, or was altered.
+        case cannotOpen(UUID)
+    }
+
+    public func seal(_ item: KeychainItem) throws -> Data {
+        let plaintext = try JSONEncoder().encode(Sealed(itemClass: item.itemClass.rawValue, attributes: item.attributes, data: item.data))
+        guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: Data(item.uuid.uuidString.utf8)).combined else {
+            throw Failure.cannotOpen(item.uuid)
+        }
+        return combined
+    }
+
+    public func open(_ payload: Data, uuid: UUID) throws -> KeychainItem {
+        do {
+            let box = try AES.GCM.SealedBox(combined: payload)
+            let plaintext = try AES.GCM.open(box, using: key, authenticating: Data(uuid.uuidString.utf8))
+            let sealed = try JSONDecoder().decode(Sealed.self, from: plaintext)
+            guard let itemClass = ItemClass(rawValue: sealed.itemClass) else { throw Failure.cannotOpen(uuid) }
+            return KeychainItem(keychain: "", itemClass: itemClass, uuid: uuid, attributes: sealed.attributes, data: sealed.data)
+        } catch {
+            throw Failure.cannotOpen(uuid)
+        }
+    }
+}

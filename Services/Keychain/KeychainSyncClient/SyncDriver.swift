@@ -1,0 +1,74 @@
+public import Foundation
+public import KeychainItems
+public import KeychainSync
+
+/// Where a device keeps the synced items the cloud gives it.
+public protocol SyncedKeychain: Sendable {
+    /// Writes the cloud's copy of an item, by UUID, as a synced item; no change event follows.
+    func write(_ item: KeychainItem) async throws
+    /// Deletes the item with this UUID, leaving no tombstone.
+    func delete(_ uuid: UUID) async throws
+}
+
+/// Runs one view's ``SyncEngine`` against cloudd: each action the engine returns is carried
+/// out, and its answer fed back, until the engine asks for nothing more.
+public actor SyncDriver {
+    public private(set) var engine: SyncEngine
+    private let cloud: CloudClient
+    private let keychain: any SyncedKeychain
+    /// What the engine noted, for `kclab explain item`.
+    public private(set) var notes: [(uuid: UUID, note: SyncNote)] = []
+    /// Whether the engine waits for a retry (the caller's clock sends `.retryDue`).
+    public private(set) var retryAfter: Duration?
+
+    public init(view: SyncView, cloud: CloudClient, keychain: any SyncedKeychain) {
+        engine = SyncEngine(view: view)
+        self.cloud = cloud
+        self.keychain = keychain
+    }
+
+    /// Feeds `event` and everything that follows from it to the engine.
+    public func handle(_ event: SyncEvent) async {
+        var events = [event]
+        var next = 0
+        while next < events.count {
+            let current = events[next]
+            next += 1
+            if case .retryDue = current { retryAfter = nil }
+            for action in engine.handle(current) {
+                if let following = await perform(action) { events.append(following) }
+            }
+        }
+    }
+
+    private func perform(_ action: SyncAction) async -> SyncEvent? {
+        switch action {
+        case .fetchChanges(let token):
+            do {
+                switch try await cloud.changes(view: engine.view, since: token) {
+                case .changes(let changes, let next, let more):
+                    return .fetched(changes, token: next, moreComing: more, full: token == nil)
+                case .tokenExpired:
+                    return .fetchFailed(tokenExpired: true, reason: "the change token expired")
+                }
+            } catch {
+                return .fetchFailed(tokenExpired: false, reason: "\(error)")
+            }
+        case .upload(let batch):
+            do {
+                return .uploaded(try await cloud.upload(batch, view: engine.view))
+            } catch {
+                return .uploadFailed(reason: "\(error)")
+            }
+        case .writeLocal(let item):
+            try? await keychain.write(item)
+        case .deleteLocal(let uuid):
+            try? await keychain.delete(uuid)
+        case .retry(let delay):
+            retryAfter = delay
+        case .note(let uuid, let note):
+            notes.append((uuid, note))
+        }
+        return nil
+    }
+}
