@@ -177,6 +177,7 @@ let package = Package(
                 "WorldFile",
                 product("Crypto"),
                 product("CryptoExtras"),
+                "SQLiteSupport",
                 product("GRDB"),
                 product("HTTPTypes"),
                 product("Hummingbird"),
@@ -321,10 +322,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        /// How the daemons open SQLite (GRDB, WAL).
+        .target(
+            name: "SQLiteSupport",
+            dependencies: [product("GRDB")],
+            path: "Services/Support/SQLiteSupport",
+            swiftSettings: strictSettings
+        ),
         /// cloudd's zones in SQLite (GRDB, WAL), behind CloudZones' storage protocol.
         .target(
             name: "CloudStore",
-            dependencies: ["CloudZones", product("GRDB")],
+            dependencies: ["CloudZones", "SQLiteSupport", product("GRDB")],
             path: "Services/Cloud/CloudStore",
             swiftSettings: strictSettings
         ),
@@ -457,6 +465,7 @@ let package = Package(
                 "SiteAssociation",
                 "SiteAssociationFetch",
                 "ServiceSupport",
+                "SQLiteSupport",
                 product("GRDB"),
                 product("Hummingbird"),
                 product("HummingbirdTLS"),
@@ -504,6 +513,7 @@ let package = Package(
                 "ServiceSupport",
                 "WebCredentialAPI",
                 "WebCredentials",
+                "SQLiteSupport",
                 product("GRDB"),
                 product("Hummingbird"),
                 product("HummingbirdTLS"),

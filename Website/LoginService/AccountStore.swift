@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import SQLiteSupport
 
 /// The login service's accounts, sessions and failed-login counts in SQLite (GRDB, WAL). Passwords
 /// are stored only as `PasswordHasher` hashes; session tokens only as their SHA-256.
@@ -8,10 +9,7 @@ public final class AccountStore: Sendable {
 
     /// Opens (or creates) `website.sqlite` in `directory`.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        database = try DatabaseQueue(path: directory.appending(path: "website.sqlite").path, configuration: configuration)
+        database = try DatabaseQueue.wal("website.sqlite", in: directory)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("website-v1") { db in
             try db.execute(

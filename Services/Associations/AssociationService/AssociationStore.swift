@@ -2,6 +2,7 @@ public import AppIdentity
 public import AssociationAPI
 public import Foundation
 import GRDB
+import SQLiteSupport
 import SiteAssociation
 
 /// Every association in SQLite (GRDB, WAL), kept until the app is deleted from its device.
@@ -10,10 +11,7 @@ public final class AssociationStore: Sendable {
 
     /// Opens (or creates) `associations.sqlite` in `directory`.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        database = try DatabaseQueue(path: directory.appending(path: "associations.sqlite").path, configuration: configuration)
+        database = try DatabaseQueue.wal("associations.sqlite", in: directory)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("associations-v1") { db in
             try db.execute(

@@ -1,6 +1,7 @@
 public import CloudZones
 public import Foundation
 import GRDB
+import SQLiteSupport
 
 /// cloudd's zones in SQLite (GRDB, WAL): each zone's records and its change log, one write
 /// transaction per batch, so a tag check and the write it allows cannot interleave with another.
@@ -9,10 +10,7 @@ public final class SQLiteZoneStorage: ZoneStorage {
 
     /// Opens (or creates) `zones.sqlite` in `directory`.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        database = try DatabaseQueue(path: directory.appending(path: "zones.sqlite").path, configuration: configuration)
+        database = try DatabaseQueue.wal("zones.sqlite", in: directory)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("zones-v1") { db in
             try db.execute(

@@ -1,6 +1,7 @@
 public import AppIdentity
 public import Foundation
 import GRDB
+import SQLiteSupport
 public import WebCredentialAPI
 
 /// User approvals per (device, app, host), as swcagent keeps them, in SQLite (GRDB, WAL). They
@@ -10,10 +11,7 @@ public final class ApprovalStore: Sendable {
 
     /// Opens (or creates) `approvals.sqlite` in `directory`.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        database = try DatabaseQueue(path: directory.appending(path: "approvals.sqlite").path, configuration: configuration)
+        database = try DatabaseQueue.wal("approvals.sqlite", in: directory)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("approvals-v1") { db in
             try db.execute(
