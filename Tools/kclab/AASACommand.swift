@@ -84,8 +84,7 @@ extension AASACommand {
             var report: SiteReport
             if let file {
                 // A local file needs no HTTP client.
-                report = evaluator.evaluate([try Self.served(file, at: locations[0])], service: service, appID: app)
-                report.checks = report.checks.map { $0.forLocalFile() }
+                report = evaluator.evaluateLocal(try Self.localBody(file), url: locations[0], service: service, appID: app)
             } else {
                 // Whatever ends the fetch, the client is shut down before it goes: an HTTP client
                 // dropped while running ends the process by a signal.
@@ -116,23 +115,11 @@ extension AASACommand {
             if report.verdict != .approved { throw ExitCode(1) }
         }
 
-        /// A local file as the site would serve it: status 200, typed as JSON or signed by its first
-        /// byte, cut at the limit as a fetch would cut it.
-        static func served(_ path: String, at url: String) throws -> FetchAttempt {
+        /// A local file's bytes, read no further than a fetch would read.
+        static func localBody(_ path: String) throws -> Data {
             guard let handle = FileHandle(forReadingAtPath: path) else { throw fail("cannot read \(path)", code: 2) }
             defer { try? handle.close() }
-            let body = (try? handle.read(upToCount: AssociationFile.maximumSize + 1)) ?? Data()
-            let type = body.first == 0x30 ? "application/pkcs7-mime" : "application/json"
-            return FetchAttempt(
-                url: url,
-                outcome: .response(
-                    status: 200,
-                    contentType: type,
-                    location: nil,
-                    body: body.prefix(AssociationFile.maximumSize + 1),
-                    truncated: body.count > AssociationFile.maximumSize
-                )
-            )
+            return (try? handle.read(upToCount: AssociationFile.maximumSize + 1)) ?? Data()
         }
 
         /// What an iOS 14+ device gets: the CDN's copy, judged as any file, then compared with the

@@ -69,9 +69,7 @@ extension AssetLinksCommand {
 
         private func print(_ report: AssetLinksReport) throws {
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                say(String(decoding: try encoder.encode(report), as: UTF8.self))
+                say(try JSONOutput.pretty(report))
                 return
             }
             for line in report.lines { say(line) }

@@ -37,9 +37,7 @@ extension AssetLinksCommand {
             let report = AssetLinksReport(source: site, served: served, resolved: resolved, app: nil, relations: [])
             let listing = StatementListing(source: site, statements: resolved.statements, relation: asked, errors: report.googleErrors)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                say(String(decoding: try encoder.encode(listing), as: UTF8.self))
+                say(try JSONOutput.pretty(listing))
             } else {
                 for statement in listing.statements { say(statement.line) }
                 for finding in report.findings where finding.result == .fail { say(finding.description) }

@@ -76,9 +76,7 @@ extension SiteCommand {
         func run() async throws {
             let report = try await checked()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                say(String(decoding: try encoder.encode(report), as: UTF8.self))
+                say(try JSONOutput.pretty(report))
             } else {
                 for line in report.lines { say(line) }
             }
@@ -89,7 +87,7 @@ extension SiteCommand {
         func checked() async throws -> SiteCheckReport {
             let roots = try SiteOptions.trustRoots(trust: trust, state: state)
             if let aasaFile, let assetlinksFile {
-                guard let aasa = FileManager.default.contents(atPath: aasaFile) else { throw fail("cannot read \(aasaFile)", code: 2) }
+                let aasa = try AASACommand.Check.localBody(aasaFile)
                 guard let links = FileManager.default.contents(atPath: assetlinksFile) else { throw fail("cannot read \(assetlinksFile)", code: 2) }
                 do {
                     return try await SiteCheck.local(

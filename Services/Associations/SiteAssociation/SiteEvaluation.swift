@@ -94,6 +94,25 @@ public struct SiteEvaluator: Sendable {
         return false
     }
 
+    /// The verdict for a local copy of the file judged as if the site served it at `url`: 200,
+    /// typed by its first byte (DER is signed), cut at the limit as a fetch would cut it; the
+    /// transport rules do not apply. `kclab aasa check --file` and `kclab site check --aasa-file`.
+    public func evaluateLocal(_ body: Data, url: String, service: AssociationService, appID: String?) -> SiteReport {
+        let attempt = FetchAttempt(
+            url: url,
+            outcome: .response(
+                status: 200,
+                contentType: body.first == 0x30 ? "application/pkcs7-mime" : "application/json",
+                location: nil,
+                body: body.prefix(AssociationFile.maximumSize + 1),
+                truncated: body.count > AssociationFile.maximumSize
+            )
+        )
+        var report = evaluate([attempt], service: service, appID: appID)
+        report.checks = report.checks.map { $0.forLocalFile() }
+        return report
+    }
+
     /// The verdict for `service` and, when given, `appID`, from the attempts in the order made.
     public func evaluate(_ attempts: [FetchAttempt], service: AssociationService, appID: String?) -> SiteReport {
         var checks: [Check] = []

@@ -46,20 +46,12 @@ extension SiteCheck {
         now: Date = Date()
     ) async throws(AssetLinksProblem) -> SiteCheckReport {
         let source = try WebAsset(secureHost: authority)
-        let url = "https://\(authority.lowercased())/.well-known/apple-app-site-association"
-        let body = aasa.prefix(AssociationFile.maximumSize + 1)
-        let attempt = FetchAttempt(
-            url: url,
-            outcome: .response(
-                status: 200,
-                contentType: aasa.first == 0x30 ? "application/pkcs7-mime" : "application/json",
-                location: nil,
-                body: body,
-                truncated: aasa.count > AssociationFile.maximumSize
-            )
+        let apple = SiteEvaluator(host: source.host, trust: trust, now: now).evaluateLocal(
+            aasa,
+            url: "https://\(authority.lowercased())/.well-known/apple-app-site-association",
+            service: .webcredentials,
+            appID: appID
         )
-        var apple = SiteEvaluator(host: source.host, trust: trust, now: now).evaluate([attempt], service: .webcredentials, appID: appID)
-        apple.checks = apple.checks.map { $0.forLocalFile() }
         let resolved = await ResolvedStatements.resolve(StatementList.read(assetLinks), source: source) { _ in
             .unavailable("a local check reads no included file")
         }

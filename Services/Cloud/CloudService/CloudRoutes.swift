@@ -87,8 +87,9 @@ struct CloudRoutes: Sendable {
             let query = request.uri.queryParameters
             let seconds = min(60, max(0, Int(query.get("seconds") ?? "") ?? 30))
             let version = watch.version(zone)
-            if let since = query.get("since"), since != (try zones.token(of: zone)) {
-                return try Self.json(CloudAPI.WaitResponse(changed: true, token: try zones.token(of: zone)))
+            let current = try zones.token(of: zone)
+            if let since = query.get("since"), since != current {
+                return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
             }
             let changed = await watch.wait(zone, after: version, timeout: .seconds(seconds))
             return try Self.json(CloudAPI.WaitResponse(changed: changed, token: try zones.token(of: zone)))

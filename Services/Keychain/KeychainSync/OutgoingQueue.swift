@@ -46,6 +46,11 @@ public struct OutgoingQueue: Sendable, Hashable {
 
     public subscript(uuid: UUID) -> OutgoingEntry? { entries[uuid] }
 
+    /// An entry that satisfies `predicate`, in no particular order.
+    public func first(where predicate: (OutgoingEntry) -> Bool) -> OutgoingEntry? {
+        entries.values.first(where: predicate)
+    }
+
     /// Queues the local change from `old` to `new` (nil: added; nil: deleted) of the item
     /// `uuid`; `inCloud` says whether the cloud already holds a record for it.
     public mutating func enqueue(uuid: UUID, old: KeychainItem?, new: KeychainItem?, inCloud: Bool) -> OutgoingRefusal? {

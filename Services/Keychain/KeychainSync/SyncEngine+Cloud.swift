@@ -113,7 +113,7 @@ extension SyncEngine {
     private func twin(of item: KeychainItem, besides uuid: UUID) -> UUID? {
         let key = PrimaryKey(item)
         if let other = byPrimaryKey[key], other != uuid { return other }
-        return outgoing.pending.first { entry in entry.uuid != uuid && entry.item.map(PrimaryKey.init) == key }?.uuid
+        return outgoing.first { entry in entry.uuid != uuid && entry.item.map(PrimaryKey.init) == key }?.uuid
     }
 
     /// Sets the mirror's record for `uuid`; `indexed`: its primary key finds it.
