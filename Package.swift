@@ -309,7 +309,8 @@ let package = Package(
         .target(
             name: "KeychainSyncClient",
             dependencies: [
-                "KeychainSync", "KeychainItems", "KeychainTypes", "CloudAPI", "ServiceSupport", product("Crypto"), product("NIOHTTP1"),
+                "KeychainSync", "KeychainItems", "KeychainTypes", "KeychainAPI", "CloudAPI", "DeviceProtocol", "ServiceSupport", product("Crypto"),
+                product("NIOHTTP1"),
             ],
             path: "Services/Keychain/KeychainSyncClient",
             swiftSettings: strictSettings
@@ -379,7 +380,7 @@ let package = Package(
         /// keychaind's API types, shared by keychaind and devices; openapi.yaml is the contract.
         .target(
             name: "KeychainAPI",
-            dependencies: ["AppIdentity", "KeychainTypes", "LabErrors"],
+            dependencies: ["AppIdentity", "KeychainItems", "KeychainTypes", "LabErrors"],
             path: "Services/Keychain/KeychainAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
@@ -684,6 +685,7 @@ let package = Package(
                 "AssociationAPI",
                 "KeychainAPI",
                 "KeychainCallChannel",
+                "KeychainSyncClient",
                 "KeychainTypes",
                 "ServiceSupport",
                 "SiteAssociation",

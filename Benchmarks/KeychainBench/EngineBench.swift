@@ -15,8 +15,7 @@ enum EngineBench {
             caller: .app(try AppID("BENCH00001.bench.app0")),
             entitledGroups: [try AccessGroup("BENCH00001.bench"), try AccessGroup("BENCH00001.bench.app0")],
             device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4), hasPasscode: false),
-            deviceKeychain: "device:bench",
-            accountKeychain: nil
+            deviceKeychain: "device:bench"
         )
         for index in 0..<items {
             _ = await engine.add(KeychainBench.item(index), client: client)

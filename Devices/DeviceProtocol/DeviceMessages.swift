@@ -58,6 +58,8 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case passkeyAssert = "passkey-assert"
         /// The relying party's passkeys on the device, without keys (`kclab app passkey list`).
         case passkeyList = "passkey-list"
+        /// iCloud Keychain's link and state on the device (control socket).
+        case sync
     }
 
     /// What to do, with what it needs: one case per operation, so that a request cannot lack
@@ -98,6 +100,8 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
         case passkeyAssert(PasskeyAssertion)
         /// The relying party's passkeys on the device, without keys (`kclab app passkey list`).
         case passkeyList(relyingParty: String)
+        /// Take iCloud Keychain's link down or up, retry now, or say its state (control socket).
+        case sync(SyncControl)
 
         /// The operation's name on the wire.
         public var operation: Operation {
@@ -123,6 +127,7 @@ public struct DeviceRequest: Codable, Hashable, Sendable {
             case .passkeyRegister: .passkeyRegister
             case .passkeyAssert: .passkeyAssert
             case .passkeyList: .passkeyList
+            case .sync: .sync
             }
         }
     }
@@ -201,6 +206,7 @@ extension DeviceRequest {
         var workingDirectory: String?
         var readable: [String]?
         var stream: Bool?
+        var sync: SyncControl?
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -224,6 +230,7 @@ extension DeviceRequest {
                 request.relyingParty, request.challenge, request.credentialIDs, request.origin
             )
         case .passkeyList(let relyingParty): wire.fqdn = relyingParty
+        case .sync(let control): wire.sync = control
         case .info, .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .lockKeychain, .uninstall, .install: break
         }
         try wire.encode(to: encoder)
@@ -288,6 +295,7 @@ extension DeviceRequest {
                 )
             )
         case .passkeyList: action = .passkeyList(relyingParty: try required(wire.fqdn, "the relying party ('fqdn')"))
+        case .sync: action = .sync(try required(wire.sync, "what to do ('sync': online, offline, retry or status)"))
         }
     }
 }
@@ -320,6 +328,8 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
     public var answers: [String]?
     /// For a passkey request: what the platform authenticator answered.
     public var passkey: PasskeyCredential?
+    /// iCloud Keychain's state on the device (`sync`).
+    public var sync: SyncStatus?
 
     public init() {}
 
@@ -540,5 +550,95 @@ extension DeviceRequest.Operation {
         case .delete: .delete
         default: nil
         }
+    }
+}
+
+/// What `sync` asks of the device's iCloud Keychain.
+public enum SyncControl: String, Codable, Hashable, Sendable {
+    /// Take the link to cloudd down, or bring it back (`kclab device offline|online`).
+    case offline, online
+    /// Skip the wait before a failed upload or fetch is tried again (30 minutes on a device).
+    case retry
+    /// Say each view's state (`kclab sync status`).
+    case status
+}
+
+/// A device's iCloud Keychain, as `kclab sync status` shows it.
+public struct SyncStatus: Codable, Hashable, Sendable {
+    /// The iCloud account.
+    public var account: String
+    /// Whether keychaind holds changes of synchronizable items the device has not taken yet.
+    public var untakenChanges: Bool
+    public var views: [SyncViewStatus]
+
+    public init(account: String, untakenChanges: Bool, views: [SyncViewStatus]) {
+        self.account = account
+        self.untakenChanges = untakenChanges
+        self.views = views
+    }
+}
+
+/// One view of a device's iCloud Keychain.
+public struct SyncViewStatus: Codable, Hashable, Sendable {
+    /// The view (zone): Applications, CreditCards, Passwords or Backstop.
+    public var view: String
+    public var online: Bool
+    /// The zone's change token the device has fetched up to.
+    public var token: String?
+    /// Local changes not uploaded yet.
+    public var outgoing: Int
+    /// Whether an upload waits for cloudd's answer.
+    public var uploading: Bool
+    /// The cloud's class-A changes held until the device unlocks.
+    public var heldWhileLocked: Int
+    /// Whether a failed upload or fetch waits to be tried again.
+    public var retryPending: Bool
+    public var lastError: String?
+
+    public init(
+        view: String,
+        online: Bool,
+        token: String?,
+        outgoing: Int,
+        uploading: Bool,
+        heldWhileLocked: Int,
+        retryPending: Bool,
+        lastError: String?
+    ) {
+        self.view = view
+        self.online = online
+        self.token = token
+        self.outgoing = outgoing
+        self.uploading = uploading
+        self.heldWhileLocked = heldWhileLocked
+        self.retryPending = retryPending
+        self.lastError = lastError
+    }
+
+    /// Whether the view has nothing left to do: online, nothing queued, in flight or held.
+    public var isSettled: Bool {
+        online && outgoing == 0 && !uploading && heldWhileLocked == 0 && !retryPending
+    }
+}
+
+extension SyncStatus {
+    /// What keeps the device from having converged with its account's zones, whose latest change
+    /// tokens are `zoneTokens` (by view): changes not taken or not uploaded, a fetch behind the
+    /// zone, an item held while locked, a retry pending. Empty once converged; an offline
+    /// device is not waited for.
+    public func unsettled(zoneTokens: [String: String]) -> [String] {
+        guard views.contains(where: \.online) else { return [] }
+        var reasons: [String] = []
+        if untakenChanges { reasons.append("changes in keychaind not taken yet") }
+        for view in views {
+            if view.outgoing > 0 { reasons.append("\(view.view): \(view.outgoing) changes to upload") }
+            if view.uploading { reasons.append("\(view.view): an upload in flight") }
+            if view.heldWhileLocked > 0 { reasons.append("\(view.view): \(view.heldWhileLocked) held while locked") }
+            if view.retryPending { reasons.append("\(view.view): waiting to retry after \(view.lastError ?? "an error")") }
+            if let latest = zoneTokens[view.view], view.token != latest {
+                reasons.append("\(view.view): fetched up to \(view.token ?? "nothing"), the zone is at \(latest)")
+            }
+        }
+        return reasons
     }
 }

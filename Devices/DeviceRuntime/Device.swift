@@ -4,6 +4,7 @@ import DeviceProtocol
 import Foundation
 import KeychainAPI
 import KeychainCallChannel
+import KeychainSyncClient
 import KeychainTypes
 import Logging
 import NIOHTTP1
@@ -29,6 +30,9 @@ actor Device {
     let associations: ServiceClient?
     /// webcredentiald, which brokers shared web credentials.
     let webCredentials: ServiceClient?
+    /// iCloud Keychain on this device: nil when it is signed in to no account or the lab runs
+    /// no cloudd.
+    let sync: AccountSync?
     /// The person answering prompts.
     let user: ScriptedUser
     let installer: Installer
@@ -53,6 +57,7 @@ actor Device {
         calls: KeychainCallClient?,
         associations: ServiceClient?,
         webCredentials: ServiceClient?,
+        sync: AccountSync? = nil,
         installer: Installer,
         installed: [Installer.Installed],
         refused: [String: [String]],
@@ -65,6 +70,7 @@ actor Device {
         self.calls = calls
         self.associations = associations
         self.webCredentials = webCredentials
+        self.sync = sync
         self.user = ScriptedUser(declaration.user, device: declaration.id, log: configuration.promptLog, logger: logger)
         self.installer = installer
         self.logger = logger
@@ -196,6 +202,7 @@ actor Device {
         default: (isLocked, unlockedSinceBoot) = (false, true)
         }
         try await report()
+        await sync?.setLocked(isLocked)
         logger.info("device \(operation.rawValue)", metadata: ["device.id": "\(declaration.id)", "device.locked": "\(isLocked)"])
         return status()
     }

@@ -18,6 +18,8 @@ public struct DeviceConfiguration: Sendable {
     public var associationd: ServiceAddress?
     /// Where webcredentiald listens; without it shared web credentials answer errSecNotAvailable.
     public var webcredentiald: ServiceAddress?
+    /// Where cloudd listens; without it the device's synchronizable items stay on it.
+    public var cloudd: ServiceAddress?
     /// Where the lab's websites answer (site.json): the device's DNS for its apps.
     public var siteFile: URL?
 
@@ -29,6 +31,7 @@ public struct DeviceConfiguration: Sendable {
         keychaind: ServiceAddress,
         associationd: ServiceAddress? = nil,
         webcredentiald: ServiceAddress? = nil,
+        cloudd: ServiceAddress? = nil,
         siteFile: URL? = nil
     ) {
         self.worldFile = worldFile
@@ -38,6 +41,7 @@ public struct DeviceConfiguration: Sendable {
         self.keychaind = keychaind
         self.associationd = associationd
         self.webcredentiald = webcredentiald
+        self.cloudd = cloudd
         self.siteFile = siteFile
     }
 

@@ -3,6 +3,7 @@ import CMSSupport
 import DeviceProtocol
 import Foundation
 import KeychainCallChannel
+import KeychainSyncClient
 public import Logging
 import ServiceSupport
 import WorldFile
@@ -42,13 +43,16 @@ public enum DeviceRuntime {
         let endpoint = try await configuration.keychaind.endpoint(service: "keychaind")
         let associationsURL = try await configuration.associationd?.endpoint(service: "associationd").url
         let webCredentialsURL = try await configuration.webcredentiald?.endpoint(service: "webcredentiald").url
+        // iCloud Keychain runs on a device signed in to an account, when the lab runs cloudd.
+        let cloudURL = declaration.iCloudAccount == nil ? nil : try await configuration.cloudd?.endpoint(service: "cloudd").url
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
         let calls = try endpoint.calls.flatMap(ServiceAddress.hostAndPort).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
         let services = Services(
             keychain: ServiceClient(baseURL: endpoint.url, tls: tls),
             calls: calls,
             associations: associationsURL.map { ServiceClient(baseURL: $0, tls: tls) },
-            webCredentials: webCredentialsURL.map { ServiceClient(baseURL: $0, tls: tls) }
+            webCredentials: webCredentialsURL.map { ServiceClient(baseURL: $0, tls: tls) },
+            cloud: cloudURL.map { ServiceClient(baseURL: $0, tls: tls) }
         )
         // The HTTP clients are closed whatever ends the device, cancellation included.
         let device = CancellableWork { try await serve(configuration, declaration, services, installer, installed, refused, logger) }
@@ -61,12 +65,14 @@ public enum DeviceRuntime {
         let calls: KeychainCallClient?
         let associations: ServiceClient?
         let webCredentials: ServiceClient?
+        let cloud: ServiceClient?
 
         func shutdown() async {
             await calls?.shutdown()
             await keychain.shutdown()
             await associations?.shutdown()
             await webCredentials?.shutdown()
+            await cloud?.shutdown()
         }
     }
 
@@ -79,6 +85,14 @@ public enum DeviceRuntime {
         _ refused: [String: [String]],
         _ logger: Logger
     ) async throws {
+        let sync = try services.cloud.map { cloud in
+            let key = try Data(contentsOf: WorldLayout(root: configuration.builtWorld).url(WorldLayout.iCloudKeychainKey(declaration.id)))
+            return AccountSync(
+                keychain: KeychaindLink(client: services.keychain),
+                cloud: CloudClient(client: cloud, sealer: try ItemSealer(keyData: key)),
+                logger: logger
+            )
+        }
         let device = Device(
             configuration: configuration,
             declaration: declaration,
@@ -86,12 +100,15 @@ public enum DeviceRuntime {
             calls: services.calls,
             associations: services.associations,
             webCredentials: services.webCredentials,
+            sync: sync,
             installer: installer,
             installed: installed,
             refused: refused,
             logger: logger
         )
         try await connect(device, logger: logger)
+        await sync?.start()
+        defer { Task { await sync?.stop() } }
 
         let handler = RequestHandler(device: device, configuration: configuration, logger: logger)
         try await withThrowingDiscardingTaskGroup { group in

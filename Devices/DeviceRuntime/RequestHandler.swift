@@ -43,6 +43,8 @@ struct RequestHandler: Sendable {
             }
         case .lockKeychain, .unlockKeychain:
             return Self.encode(await loginKeychain(request))
+        case .sync(let control):
+            return Self.encode(await device.sync(control))
         case .setAnswers(let answers, let defaultAnswer):
             return Self.encode(await device.setAnswers(answers, defaultAnswer: defaultAnswer))
         case .uninstall, .install:
@@ -88,7 +90,8 @@ struct RequestHandler: Sendable {
             return Self.encode(await loginKeychain(request, as: bundleID))
         case .info, .secItem, .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return await answer(request, as: bundleID)
-        case .status, .run, .exec, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install:
+        case .status, .run, .exec, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install,
+            .sync:
             return Self.encode(
                 .failure(
                     "an app may make SecItem and shared-web-credential calls, lock or unlock the login keychain and ask for its info, nothing else"
@@ -151,7 +154,7 @@ struct RequestHandler: Sendable {
         case .addSharedWebCredential, .requestSharedWebCredential, .passkeyRegister, .passkeyAssert, .passkeyList:
             return Self.encode(await device.sharedWebCredential(request, as: bundleID))
         case .status, .installUpdate, .lock, .unlock, .reboot, .setPasscode, .removePasscode, .setAnswers, .uninstall, .install, .lockKeychain,
-            .unlockKeychain:
+            .unlockKeychain, .sync:
             return Self.encode(.failure("\(request.operation.rawValue) is a control request"))
         case .secItem(let call, let query, let changes):
             return Self.encode(await device.call(call, as: bundleID, query: query, attributesToUpdate: changes))

@@ -43,6 +43,9 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "webcredentiald (URL or endpoint file): apps' shared-web-credential calls go there.")
     var webcredentiald = ProcessInfo.processInfo.environment["DEVICE_WEBCREDENTIALD"] ?? ""
 
+    @Option(help: "cloudd (URL or endpoint file): a device signed in to iCloud syncs its keychain there.")
+    var cloudd = ProcessInfo.processInfo.environment["DEVICE_CLOUDD"] ?? ""
+
     func validate() throws {
         guard !keychaind.isEmpty else { throw ValidationError("--keychaind (or DEVICE_KEYCHAIND) is required") }
     }
@@ -62,6 +65,7 @@ struct DeviceCommand: AsyncParsableCommand {
             keychaind: ServiceAddress(keychaind, calls: keychaindCalls.isEmpty ? nil : keychaindCalls),
             associationd: associationd.isEmpty ? nil : ServiceAddress(associationd),
             webcredentiald: webcredentiald.isEmpty ? nil : ServiceAddress(webcredentiald),
+            cloudd: cloudd.isEmpty ? nil : ServiceAddress(cloudd),
             siteFile: sites.map { URL(fileURLWithPath: $0) }
         )
         // SIGTERM and SIGINT end the device cleanly: its sockets are removed.

@@ -56,7 +56,7 @@ import WorldTestSupport
                 "curl",
                 [
                     "-s", "--cacert", "\(world)/trust/web-root-ca.pem", "--cert", "\(world)/devices/phone/device-chain.pem", "--key",
-                    "\(world)/devices/phone/device.key", "-w", "\n%{http_code}", "\(endpoint)/v1/admin/items?keychain=icloud:alice@example.com",
+                    "\(world)/devices/phone/device.key", "-w", "\n%{http_code}", "\(endpoint)/v1/admin/items?keychain=device:00008030-PHONE",
                 ]
             )
             #expect(device.stdout.hasSuffix("403") && device.stdout.contains("notAnAdministrator"), "\(device.stdout)")

@@ -37,6 +37,22 @@ struct RunningLab {
         try run(WorldTestSupport.kclab, ["app", "run", "--state", state.root.path, "--device", device, "--app", app, "--"] + arguments)
     }
 
+    /// Waits until the online devices of `account` (every account: nil) have converged with
+    /// cloudd (`kclab sync wait`); throws with what is still unsettled.
+    func syncWait(account: String? = nil) throws {
+        let result = try kclab(["sync", "wait", "--timeout", "30"] + (account.map { ["--account", $0] } ?? []))
+        guard result.status == 0 else { throw LabFailure("kclab sync wait: \(result.stderr)") }
+    }
+
+    /// Takes `device`'s iCloud Keychain link down or up, or asks its state.
+    @discardableResult
+    func sync(_ control: SyncControl, on device: String) throws -> SyncStatus {
+        let response = try DeviceClient(state: state, device: device).send(DeviceRequest(.sync(control)))
+        if let error = response.error { throw LabFailure(error) }
+        guard let status = response.sync else { throw LabFailure("\(device) gave no sync state") }
+        return status
+    }
+
     func device(_ id: String) -> DeviceStatus? {
         summary.devices.first { $0.id == id }
     }

@@ -256,6 +256,7 @@ import WorldTestSupport
             let deleted = try lab.runApp("com.example.DemoApp", on: "phone", ["web-delete"])
             #expect(deleted.stdout.contains("the website deleted alice"))
             #expect(try lab.runApp(safari, on: "phone", ["passwords"]).stdout.contains("no saved passwords"))
+            try lab.syncWait()
             #expect(try lab.runApp(safari, on: "pad", ["passwords"]).stdout.contains("no saved passwords"), "synchronizable: gone on the iPad too")
             let kinds = (try PromptLog.read(lab.state.promptLog("phone"))).map(\.kind)
             #expect(kinds == ["password-request", "update", "update", "delete"], "\(kinds)")

@@ -87,6 +87,7 @@ import WorldTestSupport
             #expect(why.stdout.contains("the system asks before saving it"), "\(why.stdout)")
 
             // Sign-in on the pad, with the passkey the iCloud keychain brought.
+            try lab.syncWait()
             let signIn = try Self.json(try web.api("POST", "passkeys/authentication/options", "{}").body)
             let request = try #require(signIn["publicKey"] as? [String: Any])
             try Self.answer(lab, "pad", ["pick 1"])

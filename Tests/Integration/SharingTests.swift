@@ -142,13 +142,15 @@ import Testing
         }
     }
 
-    @Test func eachDeviceHasItsOwnKeychainAndSynchronizableItemsFollowTheAccount() async throws {
+    @Test func eachDeviceHasItsOwnKeychainAndSynchronizableItemsReachTheAccountsDevices() async throws {
         try await withLab(W.family) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", Self.token) == 0)
             #expect(try lab.status(.copyMatching, on: W.oldPad, as: "com.example.AppOne", ["class": .string("genp")]) == -25300)
             var synced = Self.token
             synced["sync"] = .bool(true)
             #expect(try lab.status(.add, on: W.phone, as: "com.example.AppOne", synced) == 0)
+            // The old pad has its copy once iCloud Keychain carried it (docs/icloud-keychain.md).
+            try lab.syncWait()
             #expect(try lab.status(.copyMatching, on: W.oldPad, as: "com.example.AppOne", ["class": .string("genp"), "sync": .bool(true)]) == 0)
         }
     }

@@ -129,7 +129,9 @@ import WorldTestSupport
             #expect(shared.stdout.contains(#""srvr":"example.com""#) && shared.stdout.contains(#""error":null"#))
 
             // The iPad-era phone of the same iCloud account sees the synchronizable item in G1's
-            // picker; its user picks the 2nd row, which does not exist: a cancel (empty, no error).
+            // picker, once iCloud Keychain carried it; its user picks the 2nd row, which does not
+            // exist: a cancel (empty, no error).
+            try lab.syncWait()
             #expect(Self.passwords(try Self.request(lab, "old-phone", Self.demo, nil)).isEmpty)
             #expect(Self.prompts(lab, "old-phone").last?.title == "Select a Saved Password to Use With “DemoApp”")
             #expect(Self.prompts(lab, "old-phone").last?.choices == ["alice (example.com)"])

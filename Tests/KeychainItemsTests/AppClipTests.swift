@@ -16,7 +16,6 @@ import Testing
             entitledGroups: groups.map { try! AccessGroup($0) },
             device: DeviceState(platform: platform, osVersion: OSVersion(17, 4)),
             deviceKeychain: "device-1",
-            accountKeychain: "alice@example.com",
             isAppClip: true
         )
     }

@@ -16,7 +16,6 @@ enum Fixtures {
         platform: Platform = .ios,
         version: String = "17.4",
         device: String = "device-1",
-        account: String? = "alice@example.com",
         locked: Bool = false,
         passcode: Bool = true
     ) -> ClientContext {
@@ -24,8 +23,7 @@ enum Fixtures {
             caller: groups.first(where: { !$0.hasPrefix("group.") }).flatMap { try? AppID($0) }.map(Caller.app) ?? .system("none"),
             entitledGroups: groups.map { try! AccessGroup($0) },
             device: DeviceState(platform: platform, osVersion: try! OSVersion(version), hasPasscode: passcode, isLocked: locked),
-            deviceKeychain: device,
-            accountKeychain: account
+            deviceKeychain: device
         )
     }
 

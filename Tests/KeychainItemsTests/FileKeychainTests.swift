@@ -15,7 +15,6 @@ import Testing
             entitledGroups: (groups + [appID]).map { try! AccessGroup($0) },
             device: DeviceState(platform: .macos, osVersion: try! OSVersion("14.5")),
             deviceKeychain: "device:mac",
-            accountKeychain: "icloud:alice@example.com",
             fileKeychain: FileKeychainAccess(keychain: FileKeychain.keychain(device: "mac"), partition: "teamid:\(team)", isLocked: locked)
         )
     }

@@ -17,7 +17,6 @@ import Testing
             entitledGroups: [try! AccessGroup(F.shared), try! AccessGroup(F.appOne)],
             device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4)),
             deviceKeychain: "device-1",
-            accountKeychain: "alice@example.com",
             isDenied: true
         )
         #expect(await engine.add(F.password("bob"), client: denied).status == .notAvailable)

@@ -23,6 +23,7 @@ import Testing
         .passkeyRegister(.init(relyingParty: "example.com", userName: "dora", userID: "AAAA", challenge: "BBBB", origin: "https://example.com")),
         .passkeyAssert(.init(relyingParty: "example.com", challenge: "BBBB", credentialIDs: ["CCCC"])),
         .passkeyList(relyingParty: "example.com"),
+        .sync(.offline), .sync(.online), .sync(.retry), .sync(.status),
     ]
 
     @Test(arguments: actions) func anActionReadsBackAsItself(_ action: DeviceRequest.Action) throws {
@@ -56,6 +57,7 @@ import Testing
         (#"{"op":"passkey-register","fqdn":"example.com","account":"dora","challenge":"B"}"#, "passkey-register needs the user's handle"),
         (#"{"op":"passkey-assert","fqdn":"example.com"}"#, "passkey-assert needs a challenge"),
         (#"{"op":"passkey-list"}"#, "passkey-list needs the relying party"),
+        (#"{"op":"sync"}"#, "sync needs what to do"),
     ])
     func aRequestLackingWhatItNeedsIsRefused(_ line: String, _ saying: String) {
         #expect {

@@ -16,8 +16,7 @@ import WorldTestSupport
             caller: .app(try! AppID("ABCDE12345.com.example.AppOne")),
             entitledGroups: [try! AccessGroup("ABCDE12345.com.example.AppOne")],
             device: DeviceState(platform: .ios, osVersion: OSVersion(17, 4)),
-            deviceKeychain: "00008030-001A2B3C4D5E802E",
-            accountKeychain: "icloud:alice@example.com"
+            deviceKeychain: "00008030-001A2B3C4D5E802E"
         )
     }
 
@@ -51,11 +50,11 @@ import WorldTestSupport
             #expect(bytes.firstRange(of: Data(Self.secret.utf8)) == nil, "the secret is sealed")
             #expect(bytes.firstRange(of: Data(Self.account.utf8)) == nil, "the account is sealed")
             #expect(
-                bytes.firstRange(of: Data("alice@example.com".utf8)) != nil,
+                bytes.firstRange(of: Data("00008030-001A2B3C4D5E802E".utf8)) != nil,
                 "the scan does see plaintext: keychain names are stored in the clear"
             )
             let keyFiles = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "keys").path)
-            #expect(keyFiles.count == 2, "one key per keychain: the device's and the account's")
+            #expect(keyFiles.count == 1, "one key per keychain: the device's, whose own copy of the synced item it seals too")
             let permissions =
                 try FileManager.default.attributesOfItem(atPath: folder.appending(path: "keys/\(keyFiles[0])").path)[.posixPermissions] as? Int
             #expect(permissions == 0o600)

@@ -23,14 +23,15 @@ extension DemoStory {
             "Seed 002: the family app signs in from the keychain group; an older iPad's user says Not Now",
             [
                 Step("iphone-alice", adminApp, ["web-login"]),
+                .kclab(["sync", "wait", "--state", ".demo", "--account", "alice@example.com"]),
                 Step.answer("ipad-alice", ["decline", "decline"]),
                 Step("ipad-alice", demoApp, ["web-login"]),
                 Step("ipad-alice", demoApp, ["web-login", "--user", "alice", "--password", "-"], input: "Corr3ct-Horse-42"),
             ],
             """
             DemoAdminApp lists D3KQX62K1A.com.example.DemoApp in keychain-access-groups, so DemoApp's saved
-            login is in its default group: no prompt at all. On the iOS 12 iPad (same iCloud account, so the
-            same saved passwords) the request shows the older picker; "Not Now" gives an empty array and no
+            login is in its default group: no prompt at all. On the iOS 12 iPad (same iCloud account: once
+            iCloud Keychain has carried Safari's password through cloudd, the same saved passwords) the request shows the older picker; "Not Now" gives an empty array and no
             error, and the app must ask the user, as the seed says. Declined again, the app uses what the user
             typed and saves it to both; on iOS 12 an unchanged password is written again without a prompt.
             """

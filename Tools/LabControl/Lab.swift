@@ -100,7 +100,7 @@ public enum Lab {
                     "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
                     "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
                     "--associationd", state.associationdEndpoint.path, "--webcredentiald", state.webcredentialdEndpoint.path,
-                    "--sites", state.siteFile.path,
+                    "--cloudd", state.clouddEndpoint.path, "--sites", state.siteFile.path,
                 ]
                 let pid = try LabProcesses.start("device", arguments, log: state.log("device-\(device.id)"))
                 record.processes.append(

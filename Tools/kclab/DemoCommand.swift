@@ -106,7 +106,7 @@ struct DemoCommand: AsyncParsableCommand {
         var number = DemoStory.seeds.count + 2
         let stories =
             (summary.websites != nil ? DemoStory.sharedCredentials : []) + DemoStory.mac
-            + (summary.websites != nil ? DemoStory.passkeys + DemoStory.android : [])
+            + (summary.websites != nil ? DemoStory.passkeys + DemoStory.android : []) + DemoStory.iCloudKeychain
         let devices = Set(summary.devices.map(\.id))
         for story in stories where story.steps.allSatisfy({ $0.app.isEmpty || devices.contains($0.device) }) {
             try await tell(story, number: number, lab, walkthrough)
@@ -162,6 +162,9 @@ struct DemoCommand: AsyncParsableCommand {
         switch try Kclab.parseAsRoot(actual) {
         case let command as AssetLinksCommand.Check: return try await command.checked().lines
         case let command as SiteCommand.Check: return try await command.checked().lines
+        case let command as SyncCommand.Wait: return try await command.settled()
+        case let command as DeviceCommand.Offline: return [try command.target.sync(.offline)]
+        case let command as DeviceCommand.Online: return [try command.target.sync(.online)]
         default: throw fail("the demo cannot play kclab \(arguments.joined(separator: " "))")
         }
     }

@@ -22,7 +22,7 @@ struct DeviceCommand: ParsableCommand {
             """,
         subcommands: [
             Lock.self, Unlock.self, Reboot.self, SetPasscode.self, RemovePasscode.self, LockKeychain.self, UnlockKeychain.self, Answer.self,
-            Prompts.self,
+            Prompts.self, Offline.self, Online.self,
         ]
     )
 
@@ -44,6 +44,13 @@ struct DeviceCommand: ParsableCommand {
             say("\(status.id): \(status.isLocked ? "locked" : "unlocked")")
         }
 
+        /// Takes the device's iCloud Keychain link down or up, and says so.
+        func sync(_ control: SyncControl) throws -> String {
+            let response = try client().send(DeviceRequest(.sync(control)))
+            if let error = response.error { throw fail(error) }
+            return "\(device): iCloud Keychain \(control == .offline ? "offline" : "online")"
+        }
+
         /// Sends a login-keychain request; a non-zero OSStatus fails with its name and reason.
         func sendKeychain(_ request: DeviceRequest) throws {
             let response = try client().send(request)
@@ -54,6 +61,22 @@ struct DeviceCommand: ParsableCommand {
             guard let state = response.device else { throw fail("the device did not describe its state") }
             say("\(state.id): login keychain \(state.loginKeychainLocked == true ? "locked" : "unlocked")")
         }
+    }
+
+    struct Offline: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take the device's link to cloudd down: its iCloud Keychain edits queue up, and other devices' changes do not reach it."
+        )
+        @OptionGroup var target: Target
+        func run() throws { say(try target.sync(.offline)) }
+    }
+
+    struct Online: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring the device's link to cloudd back: it fetches what it missed (the server's copy wins a conflict) and uploads its edits."
+        )
+        @OptionGroup var target: Target
+        func run() throws { say(try target.sync(.online)) }
     }
 
     struct Lock: ParsableCommand {

@@ -23,16 +23,17 @@ struct KeychainCommand: AsyncParsableCommand {
             discussion: """
                 Read through keychaind's admin route, which only kclab's administrator certificate (written by \
                 kclab world build) may use. Data is never shown unless --reveal is given. Without --device or \
-                --account, every device's keychain and every iCloud account's.
+                --account, every device's keychains. Each device keeps its own copy of its iCloud account's \
+                synchronizable items (SYNC yes): --account lists those of the account's devices.
                 """
         )
 
         @OptionGroup var lab: LabOptions
 
-        @Option(help: "One device's keychain, and its iCloud account's.")
+        @Option(help: "One device's keychains (a Mac's login keychain too).")
         var device: String?
 
-        @Option(help: "One iCloud account's keychain (its synchronizable items).")
+        @Option(help: "The synchronizable items of one iCloud account's devices, each device's copy.")
         var account: String?
 
         @Option(help: "Only this access group.")
@@ -49,7 +50,7 @@ struct KeychainCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let listing: KeychainAPI.AdminItems
+            var listing: KeychainAPI.AdminItems
             do {
                 var query = try keychains(lab.load()).map { "keychain=\(QueryText.escaped($0))" }
                 if let group { query.append("group=\(QueryText.escaped(group))") }
@@ -64,6 +65,7 @@ struct KeychainCommand: AsyncParsableCommand {
             } catch {
                 throw fail("\(error)")
             }
+            if account != nil { listing = listing.synchronizableOnly }
             if json {
                 say(try JSONOutput.pretty(listing, isoDates: true))
                 return
@@ -71,18 +73,21 @@ struct KeychainCommand: AsyncParsableCommand {
             print(listing)
         }
 
-        /// The keychains to list: the device's (a Mac's login keychain too) and its account's, the
-        /// account's, or every one.
+        /// The keychains to list: the device's (a Mac's login keychain too), the data-protection
+        /// keychains of the account's devices, or every one.
         private func keychains(_ world: World) throws -> [String] {
-            if let account { return [KeychainName.icloud(account).rawValue] }
+            if let account {
+                let devices = world.devices.filter { $0.iCloudAccount == account }
+                guard !devices.isEmpty else { throw LabFailure("no device of the world is signed in to \(account)") }
+                return devices.map { KeychainName.device($0.udid).rawValue }
+            }
             if let device {
                 guard let declared = world.device(device) else {
                     throw LabFailure("no device \(device) in the world: one of \(world.devices.map(\.id).joined(separator: ", "))")
                 }
-                return Self.ownKeychains(declared) + (declared.iCloudAccount.map { [KeychainName.icloud($0).rawValue] } ?? [])
+                return Self.ownKeychains(declared)
             }
-            let accounts = Set(world.devices.compactMap(\.iCloudAccount)).sorted()
-            return world.devices.flatMap(Self.ownKeychains) + accounts.map { KeychainName.icloud($0).rawValue }
+            return world.devices.flatMap(Self.ownKeychains)
         }
 
         /// A device's own keychains: its data-protection keychain, and a Mac's login keychain.

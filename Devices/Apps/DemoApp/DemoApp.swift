@@ -10,7 +10,7 @@ import SeedSnippets
 ///     demo-app save-token VALUE | read-token | save-suite VALUE | read-suite   (VALUE - : standard input)
 ///              save-private VALUE | read-private | snoop TEAM-GROUP
 ///              discover-team | family-write VALUE | family-read | seed000 | groups
-///              mac-save VALUE | mac-read | mac-lock
+///              mac-save VALUE | mac-read | mac-lock | sync-save VALUE | sync-read | sync-delete
 ///              web-login | web-signup | web-change-password | web-delete | web-logout | web-whoami
 ///              web-passkey-signup --user U | web-passkey-login
 @main
@@ -63,6 +63,15 @@ enum DemoApp {
             let status = SecKeychainLock(nil)
             guard status == errSecSuccess else { throw KeychainError(status: status) }
             print("\(app) locked the login keychain (SecKeychainLock)")
+        case ("sync-save", 2):
+            // A synchronizable item: this device's copy, which iCloud Keychain carries to the others.
+            try keychain.synchronizable(true).set(arguments[1], for: "notes")
+            print("\(app) saved the notes password in iCloud Keychain (synchronizable, \(Keychain.defaultAccessGroup ?? "?"))")
+        case ("sync-read", 1):
+            report(app, "the notes password", try keychain.synchronizable(true).string(for: "notes"))
+        case ("sync-delete", 1):
+            try keychain.synchronizable(true).remove("notes")
+            print("\(app) deleted the notes password from iCloud Keychain")
         case ("save-suite", 2):
             try keychain.accessGroup(try .appGroup("com.example.AppSuite")).set(arguments[1], for: "suite")
             print("\(app) saved suite data in group.com.example.AppSuite")
@@ -104,7 +113,7 @@ enum DemoApp {
             print("seed 000's snippet, unchanged: SecItemAdd -> \(result.addStatus), SecItemCopyMatching -> \(result.readStatus)")
         default:
             print(
-                "usage: demo-app groups|save-token V|read-token|save-suite V|read-suite|save-private V|read-private|snoop GROUP|discover-team|family-write V|family-read|seed000"
+                "usage: demo-app groups|save-token V|read-token|save-suite V|read-suite|save-private V|read-private|snoop GROUP|discover-team|family-write V|family-read|seed000|sync-save V|sync-read|sync-delete"
             )
             exit(2)
         }

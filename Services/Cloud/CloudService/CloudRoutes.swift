@@ -10,7 +10,7 @@ import ServiceSupport
 /// that account's zones only.
 struct CloudRoutes: Sendable {
     let zones: CloudZones
-    let watch: ZoneWatch
+    let watch: ChangeWatch<ZoneID>
 
     static let views: Set<String> = ["Applications", "CreditCards", "Passwords", "Backstop"]
 

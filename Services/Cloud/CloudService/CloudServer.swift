@@ -24,7 +24,7 @@ public enum CloudServer {
         try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
             let zones = CloudZones(storage: try SQLiteZoneStorage(directory: configuration.state))
             let router = Router(context: DeviceRequestContext.self)
-            let routes = CloudRoutes(zones: zones, watch: ZoneWatch())
+            let routes = CloudRoutes(zones: zones, watch: ChangeWatch<ZoneID>())
             routes.add(to: router)
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")

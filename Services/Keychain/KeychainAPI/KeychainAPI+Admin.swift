@@ -14,6 +14,12 @@ extension KeychainAPI {
             self.counts = counts
         }
 
+        /// The synchronizable items only, counted again.
+        public var synchronizableOnly: AdminItems {
+            let synced = items.filter(\.synchronizable)
+            return AdminItems(items: synced, counts: Dictionary(synced.map { ($0.group, 1) }, uniquingKeysWith: +))
+        }
+
         /// The JSON form: dates ISO 8601, keys sorted.
         public static func encoder() -> JSONEncoder {
             let encoder = JSONEncoder()

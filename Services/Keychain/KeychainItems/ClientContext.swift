@@ -9,10 +9,9 @@ public struct ClientContext: Hashable, Sendable {
     public private(set) var accessGroups: [AccessGroup]
     /// The device's platform and version: where Apple's behaviour changed, they decide.
     public let device: DeviceState
-    /// The keychain of the device.
+    /// The keychain of the device: its local items and its copies of the iCloud account's
+    /// synchronizable items, told apart by `sync`, which is part of every primary key.
     public private(set) var deviceKeychain: String
-    /// The keychain shared by the devices of the iCloud account, if one is signed in.
-    public private(set) var accountKeychain: String?
     /// Whether the caller is an App Clip (`com.apple.developer.on-demand-install-capable`).
     public private(set) var isAppClip: Bool
     /// Whether the caller is entitled `com.apple.private.keychain.deny`: no keychain at all.
@@ -34,7 +33,6 @@ public struct ClientContext: Hashable, Sendable {
         entitledGroups: [AccessGroup],
         device: DeviceState,
         deviceKeychain: String,
-        accountKeychain: String?,
         isAppClip: Bool = false,
         isDenied: Bool = false,
         mayHoldWildcard: Bool = false,
@@ -49,7 +47,6 @@ public struct ClientContext: Hashable, Sendable {
         )
         self.device = device
         self.deviceKeychain = deviceKeychain
-        self.accountKeychain = accountKeychain
         self.isAppClip = isAppClip
         self.isDenied = isDenied
         self.mayHoldWildcard = mayHoldWildcard
@@ -63,7 +60,6 @@ public struct ClientContext: Hashable, Sendable {
         var file = self
         file.accessGroups = [FileKeychain.group]
         file.deviceKeychain = access.keychain
-        file.accountKeychain = nil
         file.isAppClip = false
         file.mayHoldWildcard = false
         file.fileKeychain = nil
@@ -179,18 +175,16 @@ public struct ClientContext: Hashable, Sendable {
         holdsWildcard || writableGroups.contains { $0.rawValue == group }
     }
 
-    /// The keychains a query with this sync condition reads.
+    /// The keychains a query reads: the device's own, whatever its sync condition (only the local
+    /// keychain is read; the cloud's changes are invisible until the device applies them).
     func keychains(for synchronizable: ParsedQuery.Synchronizable) -> [String] {
-        switch synchronizable {
-        case .unspecified, .only(false): [deviceKeychain]
-        case .only(true): [accountKeychain ?? deviceKeychain]
-        case .any: accountKeychain.map { [deviceKeychain, $0] } ?? [deviceKeychain]
-        }
+        [deviceKeychain]
     }
 
-    /// The keychain an item with this sync state lives in: synchronizable items follow the account.
+    /// The keychain an item with this sync state lives in: the device's, synchronizable or not
+    /// (each device keeps its own copy of the account's synced items).
     func keychain(synchronizable: Bool) -> String {
-        synchronizable ? (accountKeychain ?? deviceKeychain) : deviceKeychain
+        deviceKeychain
     }
 }
 

@@ -21,6 +21,8 @@ public protocol ItemStore: Sendable {
     /// Removes every item of every keychain (the operator's `kclab reset`) and answers how many
     /// live ones there were; keys are kept.
     func eraseAll() async throws -> Int
+    /// Forgets the queued sync changes of `keychain` up to `sequence`: its device has them.
+    func forgetSyncChanges(keychain: String, through sequence: Int64) async throws
 }
 
 extension ItemStore {
@@ -43,6 +45,8 @@ extension ItemStore {
 public protocol ItemReading {
     /// The items matching `filter`, oldest first.
     func items(matching filter: ItemFilter) throws -> [KeychainItem]
+    /// The sync changes of `keychain` queued after `sequence`, oldest first, at most `limit`.
+    func syncChanges(keychain: String, after sequence: Int64, limit: Int) throws -> [QueuedSyncChange]
 }
 
 /// Changing items, inside a write transaction.
@@ -54,6 +58,24 @@ public protocol ItemWriting: ItemReading {
     func replace(_ old: KeychainItem, with new: KeychainItem) throws
     /// Removes the item with this UUID.
     func remove(_ item: KeychainItem) throws
+    /// Queues a change of the synchronizable item `item` (by UUID) for its device's sync engine,
+    /// in the same transaction as the change, as CKKS writes its outgoing queue
+    /// (docs/icloud-keychain.md).
+    func queueSyncChange(_ item: KeychainItem) throws
+}
+
+/// A change of a synchronizable item its device has not taken yet: the item's keychain, class
+/// and UUID, numbered in the order they happened. What changed is read from the item itself.
+public struct QueuedSyncChange: Hashable, Sendable {
+    public let sequence: Int64
+    public let itemClass: ItemClass
+    public let uuid: UUID
+
+    public init(sequence: Int64, itemClass: ItemClass, uuid: UUID) {
+        self.sequence = sequence
+        self.itemClass = itemClass
+        self.uuid = uuid
+    }
 }
 
 /// Which items a store returns.

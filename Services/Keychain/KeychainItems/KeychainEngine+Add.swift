@@ -60,6 +60,7 @@ extension KeychainEngine {
             try await store.write { writer in
                 do {
                     try writer.insert(item)
+                    if item.isSynchronizable { try writer.queueSyncChange(item) }
                 } catch let error as StoreError where error.code == .duplicate {
                     throw SecItemError(.duplicateItem, .duplicate, "SecItemAdd: an item with the same primary key exists in '\(group)'")
                 }

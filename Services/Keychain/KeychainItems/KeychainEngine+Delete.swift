@@ -40,7 +40,11 @@ extension KeychainEngine {
                 for item in items {
                     try writer.remove(item)
                     if item.isSynchronizable {
-                        try writer.insert(engine.tombstone(of: item, at: date))
+                        // The tombstone keeps the item's UUID: the delete reaches the cloud's
+                        // record, and the account's other devices, by it.
+                        let tombstone = engine.tombstone(of: item, at: date, uuid: item.uuid)
+                        try writer.insert(tombstone)
+                        try writer.queueSyncChange(tombstone)
                     }
                 }
                 return items.count

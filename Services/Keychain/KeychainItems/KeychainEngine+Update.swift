@@ -81,6 +81,11 @@ extension KeychainEngine {
                     if item.isSynchronizable, item.primaryKey != new.primaryKey || item.keychain != new.keychain {
                         try writer.insert(engine.tombstone(of: item, at: date))
                     }
+                    // The record keeps the item's UUID, so one change reaches it whatever changed;
+                    // an item made local (sync to 0) leaves the cloud as a delete.
+                    if item.isSynchronizable || new.isSynchronizable {
+                        try writer.queueSyncChange(new.isSynchronizable ? new : engine.tombstone(of: item, at: date, uuid: item.uuid))
+                    }
                 }
                 return items.count
             }
@@ -124,7 +129,7 @@ extension KeychainEngine {
 
     /// What a deleted synchronizable item leaves behind (spec §4): its primary key, protection and
     /// creation date, marked deleted, with a later modification date.
-    func tombstone(of item: KeychainItem, at date: Date) -> KeychainItem {
+    func tombstone(of item: KeychainItem, at date: Date, uuid: UUID = .timeOrdered()) -> KeychainItem {
         var attributes: [String: SecValue] = [:]
         for spec in item.itemClass.schema.primaryKey {
             attributes[spec.code] = item.attributes[spec.code]
@@ -136,6 +141,6 @@ extension KeychainEngine {
             modified = old.addingTimeInterval(0.001)
         }
         attributes["mdat"] = .date(modified)
-        return KeychainItem(keychain: item.keychain, itemClass: item.itemClass, attributes: attributes, data: nil, isTombstone: true)
+        return KeychainItem(keychain: item.keychain, itemClass: item.itemClass, uuid: uuid, attributes: attributes, data: nil, isTombstone: true)
     }
 }

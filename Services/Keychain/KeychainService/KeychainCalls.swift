@@ -6,12 +6,15 @@ import KeychainItems
 import KeychainTypes
 import LabErrors
 import Logging
+import ServiceSupport
 
 /// A device's SecItem call as keychaind answers it, whichever way it came (`POST /v1/items/{call}`
 /// or the call channel): the device must have reported its state, the app must be one the device
 /// registered, and the app's access groups come from its verified signature.
 struct KeychainCalls: Sendable {
     let engine: KeychainEngine
+    /// Wakes a device waiting for its sync changes (by its keychain's name).
+    let syncWatch: ChangeWatch<String>
     let apps: AppRegistry
     let devices: DeviceRegistry
     let recorder: KeychainRecorder
@@ -48,7 +51,6 @@ struct KeychainCalls: Sendable {
             entry,
             device: udid,
             state: Self.state(report),
-            account: report.iCloudAccount,
             userApproval: request.userApproval
         )
         let result = await perform(call, request, client: client)
@@ -102,7 +104,6 @@ struct KeychainCalls: Sendable {
         _ entry: AppRegistry.Entry,
         device: String,
         state: DeviceState,
-        account: String?,
         userApproval: UserApproval? = nil
     ) -> ClientContext {
         ClientContext(
@@ -110,7 +111,6 @@ struct KeychainCalls: Sendable {
             entitledGroups: entry.app.accessGroups,
             device: state,
             deviceKeychain: KeychainName.device(device).rawValue,
-            accountKeychain: account.map { KeychainName.icloud($0).rawValue },
             isAppClip: entry.app.entitlements.isAppClip,
             isDenied: entry.app.entitlements.isDeniedKeychain,
             mayHoldWildcard: WildcardAccessGroup.isEligible(

@@ -13,7 +13,7 @@ extension KeychainRoutes {
     /// keychain's item metadata, and the data only with `reveal=true`. No device, app or system
     /// service may use it.
     ///
-    /// `GET /v1/admin/items?keychain=device:UDID&keychain=login:UDID&keychain=icloud:ACCOUNT[&group=G][&reveal=true]`
+    /// `GET /v1/admin/items?keychain=device:UDID&keychain=login:UDID[&group=G][&reveal=true]`
     func addAdminRoutes(to router: Router<DeviceRequestContext>) {
         router.get("/v1/admin/items") { request, context in
             let administrator = try await Self.administrator(context)
@@ -21,7 +21,7 @@ extension KeychainRoutes {
             guard !keychains.isEmpty, keychains.count <= 64,
                 keychains.allSatisfy({ KeychainName(rawValue: $0) != nil })
             else {
-                throw Self.problem(.badRequest, "name 1 to 64 keychains: keychain=device:UDID, login:UDID or icloud:ACCOUNT")
+                throw Self.problem(.badRequest, "name 1 to 64 keychains: keychain=device:UDID or login:UDID")
             }
             let group: String? = request.uri.queryParameters.get("group").map { String($0) }
             let reveal = request.uri.queryParameters.get("reveal") == "true"
@@ -69,7 +69,7 @@ extension KeychainRoutes {
             service: text("svce"),
             server: text("srvr"),
             label: text("labl"),
-            synchronizable: KeychainName(rawValue: item.keychain)?.isSynchronized ?? false,
+            synchronizable: item.isSynchronizable,
             protection: inLoginKeychain ? nil : text("pdmn"),
             created: date("cdat"),
             modified: date("mdat"),

@@ -43,7 +43,7 @@ extension KeychainRoutes {
                 explanation.refusals = failure.refusals.map(\.description)
                 return try Self.json(explanation)
             }
-            let client = calls.client(entry, device: body.device, state: state, account: report.iCloudAccount)
+            let client = calls.client(entry, device: body.device, state: state)
             explanation.appID = client.caller.appID
             explanation.accessGroups = client.accessGroups
             var query = body.query.filter { !["r_Data", "r_Ref", "r_PersistentRef"].contains($0.key) }
@@ -67,14 +67,13 @@ extension KeychainRoutes {
     /// The query run as if the caller belonged to every group of the device's keychains, on an
     /// unlocked device: how many items each group holds that it matches.
     private func matchingByGroup(_ query: inout [String: SecValue], client: ClientContext, state: DeviceState) async throws -> [String: Int] {
-        let keychains = [client.deviceKeychain] + (client.accountKeychain.map { [$0] } ?? [])
+        let keychains = [client.deviceKeychain]
         let groups = try await calls.engine.store.accessGroups(keychains: keychains)
         let everyGroup = ClientContext(
             caller: .system("kclab explain"),
             entitledGroups: groups.sorted().compactMap { try? AccessGroup($0) },
             device: DeviceState(platform: state.platform, osVersion: state.osVersion),
-            deviceKeychain: client.deviceKeychain,
-            accountKeychain: client.accountKeychain
+            deviceKeychain: client.deviceKeychain
         )
         query["m_Limit"] = .string("m_LimitAll")
         query["r_Attributes"] = .bool(true)

@@ -68,7 +68,7 @@ struct KeychainRoutes: Sendable {
             switch verified {
             case .success(let entry):
                 let state = self.devices.report(for: device.udid).map(KeychainCalls.state) ?? DeviceState(platform: .ios, osVersion: OSVersion(17))
-                let client = self.calls.client(entry, device: device.udid, state: state, account: nil)
+                let client = self.calls.client(entry, device: device.udid, state: state)
                 return try Self.json(
                     KeychainAPI.RegisteredApp(
                         app: entry.reference,
@@ -127,8 +127,7 @@ struct KeychainRoutes: Sendable {
                 caller: .system(service.name),
                 entitledGroups: [.savedPasswords, .passkeys],
                 device: KeychainCalls.state(report),
-                deviceKeychain: KeychainName.device(body.device).rawValue,
-                accountKeychain: report.iCloudAccount.map { KeychainName.icloud($0).rawValue }
+                deviceKeychain: KeychainName.device(body.device).rawValue
             )
             let result = await self.calls.perform(
                 call,

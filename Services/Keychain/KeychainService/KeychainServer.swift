@@ -50,8 +50,10 @@ public enum KeychainServer {
         let store = try SQLiteItemStore(directory: configuration.state)
         let trust = try TrustStore(pem: Data(contentsOf: WorldLayout(root: configuration.world).url(WorldLayout.rootCA)))
         let audit = AuditLog(file: configuration.writesAuditLog ? configuration.auditFile : nil, logger: logger)
+        let syncWatch = ChangeWatch<String>()
         let calls = KeychainCalls(
-            engine: KeychainEngine(store: store),
+            engine: KeychainEngine(store: SyncSignallingStore(store) { keychains in for keychain in keychains { syncWatch.changed(keychain) } }),
+            syncWatch: syncWatch,
             apps: AppRegistry(trust: trust, now: { Date() }),
             devices: DeviceRegistry(file: configuration.state.appending(path: "devices.json")),
             recorder: KeychainRecorder(audit: audit),
@@ -67,6 +69,7 @@ public enum KeychainServer {
         routes.addAuditRoute(to: router)
         routes.addExplainRoute(to: router)
         routes.addLoginKeychainRoutes(to: router)
+        routes.addSyncRoutes(to: router)
         let refresh: @Sendable () async -> Void = { await calls.recorder.recordItemCounts(store) }
         try await DaemonLifecycle.run(metrics: configuration.metrics, refresh: refresh, logger: logger) { metricsURL in
             let callServer = try await CallChannelServer.bind(

@@ -91,15 +91,40 @@ extension SQLiteItemStore {
             let changed = try statements.execute(
                 """
                 UPDATE items SET kc = ?, class = ?, uuid = ?, agrp = ?, sync = ?, tomb = ?, pk = ?, acct = ?, svce = ?,
-                srvr = ?, attributes = ?, data = ? WHERE uuid = ?
+                srvr = ?, attributes = ?, data = ? WHERE kc = ? AND uuid = ?
                 """,
-                try columns(new, sealing: sealing) + [.blob(uuidBytes(old.uuid))]
+                try columns(new, sealing: sealing) + [.integer(KeychainNumber.of(old.keychain)), .blob(uuidBytes(old.uuid))]
             )
             guard changed == 1 else { throw StoreError(.corrupt, "the item to replace is gone") }
         }
 
         func remove(_ item: KeychainItem) throws {
-            try statements.execute("DELETE FROM items WHERE uuid = ?", [.blob(uuidBytes(item.uuid))])
+            try statements.execute(
+                "DELETE FROM items WHERE kc = ? AND uuid = ?",
+                [.integer(KeychainNumber.of(item.keychain)), .blob(uuidBytes(item.uuid))]
+            )
+        }
+
+        func syncChanges(keychain: String, after sequence: Int64, limit: Int) throws -> [QueuedSyncChange] {
+            var changes: [QueuedSyncChange] = []
+            try statements.select(
+                "SELECT seq, class, uuid FROM sync_changes WHERE kc = ? AND seq > ? ORDER BY seq LIMIT ?",
+                [.integer(KeychainNumber.of(keychain)), .integer(sequence), .integer(Int64(max(0, limit)))]
+            ) { row in
+                if let itemClass = row.text(1).flatMap(ItemClass.init(rawValue:)), let bytes = row.blob(2), bytes.count == 16 {
+                    let uuid = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+                    changes.append(QueuedSyncChange(sequence: row.integer(0), itemClass: itemClass, uuid: uuid))
+                }
+                return true
+            }
+            return changes
+        }
+
+        func queueSyncChange(_ item: KeychainItem) throws {
+            try statements.execute(
+                "INSERT INTO sync_changes (kc, class, uuid) VALUES (?, ?, ?)",
+                [.integer(KeychainNumber.of(item.keychain)), .text(item.itemClass.rawValue), .blob(uuidBytes(item.uuid))]
+            )
         }
 
         /// A live item with the same key is a duplicate; a tombstone with it gives way.
@@ -115,7 +140,10 @@ extension SQLiteItemStore {
             for row in rows {
                 if let uuid, row.uuid == uuidBytes(uuid) { continue }
                 guard row.tomb == 1 else { throw StoreError(.duplicate, "an item with the same primary key exists") }
-                try statements.execute("DELETE FROM items WHERE uuid = ?", [.blob(row.uuid)])
+                try statements.execute(
+                    "DELETE FROM items WHERE kc = ? AND uuid = ?",
+                    [.integer(KeychainNumber.of(item.keychain)), .blob(row.uuid)]
+                )
             }
         }
 

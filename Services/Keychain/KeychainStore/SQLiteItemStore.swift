@@ -130,6 +130,54 @@ public final class SQLiteItemStore: ItemStore {
                     """
             )
         }
+        migrator.registerMigration("sync-changes-v5") { db in
+            // CKKS's outgoing queue, as the keychain keeps it: a row per change of a synchronizable
+            // item, written in the change's transaction, until the device has taken it. The item's
+            // content is read from the item itself, so nothing secret is stored twice.
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_changes (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kc INTEGER NOT NULL,
+                        class TEXT NOT NULL,
+                        uuid BLOB NOT NULL
+                    );
+                    CREATE INDEX sync_changes_kc ON sync_changes(kc, seq);
+                    """
+            )
+        }
+        migrator.registerMigration("uuid-per-keychain-v6") { db in
+            // Each device keeps its own copy of a synced item, under the item's UUID: a UUID is
+            // unique within a keychain, no longer across the store.
+            try db.execute(
+                sql: """
+                    CREATE TABLE items_v6 (
+                        id INTEGER PRIMARY KEY,
+                        kc INTEGER NOT NULL,
+                        class TEXT NOT NULL,
+                        uuid BLOB NOT NULL,
+                        agrp TEXT NOT NULL,
+                        sync INTEGER NOT NULL,
+                        tomb INTEGER NOT NULL,
+                        pk BLOB NOT NULL,
+                        acct BLOB,
+                        svce BLOB,
+                        srvr BLOB,
+                        attributes BLOB NOT NULL,
+                        data BLOB
+                    );
+                    INSERT INTO items_v6 SELECT id, kc, class, uuid, agrp, sync, tomb, pk, acct, svce, srvr, attributes, data FROM items;
+                    DROP TABLE items;
+                    ALTER TABLE items_v6 RENAME TO items;
+                    CREATE UNIQUE INDEX items_uuid ON items(kc, uuid);
+                    CREATE UNIQUE INDEX items_primary_key ON items(kc, class, pk);
+                    CREATE INDEX items_groups ON items(kc, class, agrp, sync, tomb);
+                    CREATE INDEX items_acct_svce ON items(kc, class, acct, svce);
+                    CREATE INDEX items_svce ON items(kc, class, svce) WHERE svce IS NOT NULL;
+                    CREATE INDEX items_srvr_acct ON items(kc, class, srvr, acct) WHERE srvr IS NOT NULL;
+                    """
+            )
+        }
         return migrator
     }
 
@@ -167,7 +215,17 @@ public final class SQLiteItemStore: ItemStore {
         try await pool.write { db in
             let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE tomb = 0") ?? 0
             try db.execute(sql: "DELETE FROM items")
+            try db.execute(sql: "DELETE FROM sync_changes")
             return live
+        }
+    }
+
+    public func forgetSyncChanges(keychain: String, through sequence: Int64) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM sync_changes WHERE kc = ? AND seq <= ?",
+                arguments: [KeychainNumber.of(keychain), sequence]
+            )
         }
     }
 

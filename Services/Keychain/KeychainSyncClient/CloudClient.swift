@@ -52,6 +52,18 @@ public struct CloudClient: Sendable {
         case tokenExpired
     }
 
+    /// Waits up to `seconds` for `view`'s zone to change past `token` (the lab's push): true when
+    /// it did.
+    public func wait(view: SyncView, since token: String?, seconds: Int) async throws -> Bool {
+        let since = token.map { "&since=\($0)" } ?? ""
+        let answer = try await client.get(
+            "/v1/zones/\(view.rawValue)/wait?seconds=\(seconds)\(since)",
+            as: CloudAPI.WaitResponse.self,
+            decoder: CloudAPI.decoder()
+        )
+        return answer.changed
+    }
+
     /// `view`'s changes since `token`.
     public func changes(view: SyncView, since token: String?) async throws -> Fetched {
         let query = token.map { "?since=\($0)" } ?? ""

@@ -14,6 +14,12 @@ public struct ItemSealer: Sendable {
         self.key = key
     }
 
+    /// A sealer with the account's 256-bit key as the world builder wrote it.
+    public init(keyData: Data) throws {
+        guard keyData.count == 32 else { throw Failure.notAKey(keyData.count) }
+        key = SymmetricKey(data: keyData)
+    }
+
     private struct Sealed: Codable {
         let itemClass: String
         let attributes: [String: SecValue]
@@ -23,6 +29,8 @@ public struct ItemSealer: Sendable {
     public enum Failure: Error, Sendable, Equatable {
         /// The payload was not sealed with this account's key for this record, or was altered.
         case cannotOpen(UUID)
+        /// The account's key is not 32 bytes.
+        case notAKey(Int)
     }
 
     public func seal(_ item: KeychainItem) throws -> Data {

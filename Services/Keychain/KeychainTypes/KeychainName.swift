@@ -1,20 +1,18 @@
-/// Which keychain an item lives in, as keychaind names it: a device's data-protection keychain,
-/// a Mac's login keychain, or an iCloud account's synchronized keychain. One type for every place
-/// that builds or reads a keychain's name (`device:UDID`, `login:UDID`, `icloud:ACCOUNT`).
+/// Which keychain an item lives in, as keychaind names it: a device's data-protection keychain
+/// (its local items and its copies of the iCloud account's synchronizable ones), or a Mac's login
+/// keychain. One type for every place that builds or reads a keychain's name (`device:UDID`,
+/// `login:UDID`).
 public enum KeychainName: Hashable, Sendable, CustomStringConvertible {
     /// A device's own keychain, by its UDID.
     case device(String)
     /// A Mac's file-based login keychain, by the device's UDID.
     case login(String)
-    /// The synchronized keychain of an iCloud account.
-    case icloud(String)
 
     /// The name as stored and sent.
     public var rawValue: String {
         switch self {
         case .device(let udid): "device:\(udid)"
         case .login(let udid): "login:\(udid)"
-        case .icloud(let account): "icloud:\(account)"
         }
     }
 
@@ -26,15 +24,8 @@ public enum KeychainName: Hashable, Sendable, CustomStringConvertible {
         switch rawValue[..<colon] {
         case "device": self = .device(value)
         case "login": self = .login(value)
-        case "icloud": self = .icloud(value)
         default: return nil
         }
-    }
-
-    /// Whether items here sync to the account's other devices.
-    public var isSynchronized: Bool {
-        if case .icloud = self { return true }
-        return false
     }
 
     public var description: String { rawValue }

@@ -132,6 +132,21 @@ extension ArtifactStore {
         }
     }
 
+    /// The 256-bit symmetric key at `path`, made once and then kept (mode 0600).
+    mutating func symmetricKey(_ path: String) throws(BuildError) -> Data {
+        let existing = try? Data(contentsOf: layout.url(path))
+        let key = try produce(path, fingerprint: "aes256-key", permissions: 0o600) { () throws(BuildError) -> Data in
+            // Like a signing key, it is never replaced while it can be read: the cloud's
+            // records sealed with it would no longer open.
+            if let existing, existing.count == 32 { return existing }
+            return SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        }
+        guard key.count == 32 else {
+            throw BuildError(.corruptArtifact, "\(layout.url(path).path) is not a 256-bit key; remove it to make a new one")
+        }
+        return key
+    }
+
     /// The certificate at `path` for `subject`, issued by `issuer` (self-signed when `nil`), with
     /// its key beside it; kept while its inputs are unchanged and it has more than a day to live.
     /// An `expired` certificate (for refusal demos) was valid for a month and ended yesterday.

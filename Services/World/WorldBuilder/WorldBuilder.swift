@@ -70,6 +70,12 @@ public struct WorldBuilder: Sendable {
                 now: now
             )
             _ = try store.put("devices/\(device.id)/device-chain.pem", identity.chainPEM)
+            if let account = device.iCloudAccount {
+                // The account's keychain key, which seals its synced items for cloudd (which
+                // cannot open them), goes to the account's devices only.
+                let key = try store.symmetricKey(WorldLayout.accountKeychainKey(account))
+                _ = try store.put(WorldLayout.iCloudKeychainKey(device.id), key, permissions: 0o600)
+            }
             let description = DeviceDescription(id: device.id, udid: device.udid, platform: device.platform, osVersion: device.osVersion.description)
             _ = try store.put(WorldLayout.deviceDescription(device.id), description.encoded())
         }

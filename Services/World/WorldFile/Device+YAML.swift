@@ -46,7 +46,9 @@ extension Device {
         var account: String?
         if let accountValue = mapping.optional("iCloudAccount") {
             let text = try accountValue.string()
-            guard text.contains("@"), !text.contains(where: \.isWhitespace) else {
+            // An address of letters, digits and `._%+-`: it names the account's folder in the built world.
+            let allowed = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._%+-@".contains($0)) }
+            guard text.contains("@"), allowed, !text.hasPrefix(".") else {
                 throw accountValue.error(.malformedValue, "'\(text)' is not an iCloud account (an email address)")
             }
             account = text

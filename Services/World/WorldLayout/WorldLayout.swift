@@ -76,6 +76,10 @@ public struct WorldLayout: Sendable, Hashable {
     public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
     /// What a device is (ID, UDID, platform, release), for tools that check as it does.
     public static func deviceDescription(_ device: String) -> String { "devices/\(device)/device.json" }
+    /// The key of the iCloud account's keychain, as the world builder keeps it.
+    public static func accountKeychainKey(_ account: String) -> String { "accounts/\(account)/keychain.key" }
+    /// The account's keychain key as the device signed in to it holds it.
+    public static func iCloudKeychainKey(_ device: String) -> String { "devices/\(device)/icloud-keychain.key" }
     public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
     public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }
     /// The Digital Asset Links file a host serves at `/.well-known/assetlinks.json`.

@@ -1,30 +1,32 @@
-import CloudZones
 import Foundation
 import Synchronization
 
-/// Who waits for which zone to change: the lab's stand-in for Apple's push. A write wakes every
-/// waiter of its zone; a waiter gives up when its time runs out. Each zone counts its changes,
-/// so a change between a caller's look at the zone and its wait is not missed.
-final class ZoneWatch: Sendable {
+/// Who waits for which thing to change (a cloudd zone: the lab's stand-in for Apple's push; a
+/// device's queue of sync changes in keychaind). A change wakes every waiter of its key; a
+/// waiter gives up when its time runs out. Each key counts its changes, so a change between a
+/// caller's look and its wait is not missed.
+public final class ChangeWatch<Key: Hashable & Sendable>: Sendable {
     private struct Waiter {
         let id: UUID
         let continuation: CheckedContinuation<Bool, Never>
     }
 
     private struct State {
-        var versions: [ZoneID: Int] = [:]
-        var waiters: [ZoneID: [Waiter]] = [:]
+        var versions: [Key: Int] = [:]
+        var waiters: [Key: [Waiter]] = [:]
     }
 
     private let state = Mutex(State())
 
-    /// How many changes the zone has had since cloudd started.
-    func version(_ zone: ZoneID) -> Int {
+    public init() {}
+
+    /// How many changes the key has had since the watch began.
+    public func version(_ zone: Key) -> Int {
         state.withLock { $0.versions[zone, default: 0] }
     }
 
-    /// Wakes the zone's waiters: it changed.
-    func changed(_ zone: ZoneID) {
+    /// Wakes the key's waiters: it changed.
+    public func changed(_ zone: Key) {
         let woken = state.withLock { state in
             state.versions[zone, default: 0] += 1
             return state.waiters.removeValue(forKey: zone) ?? []
@@ -32,8 +34,8 @@ final class ZoneWatch: Sendable {
         for waiter in woken { waiter.continuation.resume(returning: true) }
     }
 
-    /// Waits until the zone changes past `version` (true) or `timeout` passes (false).
-    func wait(_ zone: ZoneID, after version: Int, timeout: Duration) async -> Bool {
+    /// Waits until the key changes past `version` (true) or `timeout` passes (false).
+    public func wait(_ zone: Key, after version: Int, timeout: Duration) async -> Bool {
         let id = UUID()
         return await withCheckedContinuation { continuation in
             let already = state.withLock { state in

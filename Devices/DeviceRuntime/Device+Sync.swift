@@ -1,0 +1,28 @@
+import DeviceProtocol
+import KeychainSyncClient
+import WorldFile
+
+extension Device {
+    /// `kclab device offline|online`, `kclab sync status`: the link to cloudd and each view's
+    /// state. A device signed in to no account, or in a lab without cloudd, syncs nothing.
+    func sync(_ control: SyncControl) async -> DeviceResponse {
+        guard let sync else {
+            return .failure(
+                "\(declaration.id) syncs no keychain: it is signed in to no iCloud account (iCloudAccount in the world), or the lab runs no cloudd"
+            )
+        }
+        switch control {
+        case .offline: await sync.setOnline(false)
+        case .online: await sync.setOnline(true)
+        case .retry: await sync.retryNow()
+        case .status: break
+        }
+        var response = DeviceResponse()
+        response.sync = SyncStatus(
+            account: declaration.iCloudAccount ?? "",
+            untakenChanges: await sync.hasUntakenChanges(),
+            views: await sync.status()
+        )
+        return response
+    }
+}

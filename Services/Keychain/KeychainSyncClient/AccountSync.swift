@@ -1,0 +1,174 @@
+public import DeviceProtocol
+public import Foundation
+import KeychainItems
+public import KeychainSync
+import KeychainTypes
+public import Logging
+
+/// iCloud Keychain on one device: a ``SyncDriver`` per view between the device's keychain in
+/// keychaind and its account's zones in cloudd. Local changes come from keychaind's queue (a
+/// long poll), the cloud's from cloudd's `wait` (the lab's push); the link can be taken down and
+/// brought back (`kclab device offline|online`), and the lock state reaches the engines.
+public actor AccountSync {
+    private let keychain: KeychaindLink
+    private let cloud: CloudClient
+    private let logger: Logger
+    private var drivers: [SyncView: SyncDriver] = [:]
+    private var online = true
+    /// The last queued change taken from keychaind, and the last one it was told to forget.
+    private var cursor: Int64 = 0
+    private var forgotten: Int64 = 0
+    private var tasks: [Task<Void, Never>] = []
+
+    public init(keychain: KeychaindLink, cloud: CloudClient, logger: Logger) {
+        self.keychain = keychain
+        self.cloud = cloud
+        self.logger = logger
+        for view in SyncView.allCases {
+            drivers[view] = SyncDriver(view: view, cloud: cloud, keychain: keychain)
+        }
+    }
+
+    /// Brings every view online and starts listening to keychaind and cloudd until ``stop()``.
+    public func start() async {
+        for driver in drivers.values { await driver.handle(.wentOnline) }
+        tasks.append(Task { await self.followLocalChanges() })
+        for view in SyncView.allCases {
+            tasks.append(Task { await self.followZone(view) })
+        }
+    }
+
+    public func stop() {
+        for task in tasks { task.cancel() }
+        tasks = []
+    }
+
+    /// Takes the device's link to cloudd down or brings it back: back online, each view fetches
+    /// what it missed and uploads what was edited meanwhile.
+    public func setOnline(_ on: Bool) async {
+        guard on != online else { return }
+        online = on
+        logger.info(on ? "iCloud Keychain online" : "iCloud Keychain offline")
+        for view in SyncView.allCases {
+            await drivers[view]?.handle(on ? .wentOnline : .wentOffline)
+        }
+    }
+
+    /// The device locked or unlocked: class-A items from the cloud wait for the unlock.
+    public func setLocked(_ locked: Bool) async {
+        for view in SyncView.allCases {
+            await drivers[view]?.handle(locked ? .locked : .unlocked)
+        }
+    }
+
+    /// A failed upload or fetch waits 30 minutes on a device; the lab's clock can skip the wait.
+    public func retryNow() async {
+        for view in SyncView.allCases {
+            if let driver = drivers[view], await driver.retryAfter != nil { await driver.handle(.retryDue) }
+        }
+    }
+
+    public func status() async -> [SyncViewStatus] {
+        var statuses: [SyncViewStatus] = []
+        for view in SyncView.allCases {
+            guard let driver = drivers[view] else { continue }
+            let engine = await driver.engine
+            statuses.append(
+                SyncViewStatus(
+                    view: view.rawValue,
+                    online: engine.online,
+                    token: engine.token,
+                    outgoing: engine.outgoing.count,
+                    uploading: engine.uploading,
+                    heldWhileLocked: engine.held.count,
+                    retryPending: await driver.retryAfter != nil,
+                    lastError: engine.lastError
+                )
+            )
+        }
+        return statuses
+    }
+
+    /// What the engines noted about the item `uuid` (`kclab explain item`).
+    public func notes(about uuid: UUID) async -> [SyncNote] {
+        var notes: [SyncNote] = []
+        for view in SyncView.allCases {
+            notes += await drivers[view]?.notes.filter { $0.uuid == uuid }.map(\.note) ?? []
+        }
+        return notes
+    }
+
+    /// Whether keychaind holds changes not taken yet.
+    public func hasUntakenChanges() async -> Bool {
+        (try? await keychain.changes(after: cursor).isEmpty == false) ?? false
+    }
+
+    // MARK: The two feeds
+
+    private func followLocalChanges() async {
+        while !Task.isCancelled {
+            do {
+                let changes = try await keychain.changes(after: cursor, wait: .seconds(20))
+                await take(changes)
+            } catch {
+                logger.debug("keychaind's sync changes: \(error)")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Feeds each change to its view's engine, then lets keychaind forget what every engine
+    /// has uploaded.
+    func take(_ changes: [KeychaindLink.Change]) async {
+        for change in changes {
+            cursor = change.sequence
+            let item = change.item
+            let view =
+                change.deleted
+                ? SyncView.view(accessGroup: item.accessGroup, viewHint: item.attributes["vwht"]?.string)
+                : SyncPolicy.view(of: item)
+            guard let view, let driver = drivers[view] else { continue }
+            let engine = await driver.engine
+            let old = engine.mirror[item.uuid]?.item
+            // A delete of an item the cloud never had and nothing queued is not a change.
+            if change.deleted, old == nil, engine.outgoing[item.uuid] == nil { continue }
+            await driver.handle(.localChange(uuid: item.uuid, old: old, new: change.deleted ? nil : item))
+        }
+        await forgetUploaded()
+    }
+
+    private func forgetUploaded() async {
+        guard cursor > forgotten else { return }
+        for driver in drivers.values {
+            let engine = await driver.engine
+            if !engine.outgoing.isEmpty || engine.uploading { return }
+        }
+        do {
+            try await keychain.forget(through: cursor)
+            forgotten = cursor
+        } catch {
+            logger.debug("keychaind did not forget sync changes: \(error)")
+        }
+    }
+
+    private func followZone(_ view: SyncView) async {
+        while !Task.isCancelled {
+            guard online, let driver = drivers[view] else {
+                try? await Task.sleep(for: .milliseconds(200))
+                continue
+            }
+            let token = await driver.engine.token
+            do {
+                if try await cloud.wait(view: view, since: token, seconds: 20) {
+                    await driver.handle(.zoneChanged)
+                    // A fetch that failed leaves the token where it was: do not spin on it.
+                    if await driver.engine.token == token { try? await Task.sleep(for: .seconds(1)) }
+                }
+                await forgetUploaded()
+            } catch {
+                logger.debug("cloudd's wait for \(view): \(error)")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}

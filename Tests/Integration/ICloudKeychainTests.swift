@@ -1,0 +1,140 @@
+import DeviceProtocol
+import Foundation
+import KeychainTypes
+import LabControl
+import Testing
+import WorldTestSupport
+
+/// iCloud Keychain through real processes: each device keeps its own copy in keychaind, its
+/// sync engines carry changes through cloudd, and the rules of CKKS show (docs/icloud-keychain.md).
+@Suite(.serialized) struct ICloudKeychainTests {
+    static let world = """
+        name: icloud
+        teams:
+          - {id: ABCDE12345, name: Example Inc.}
+        apps:
+          - bundleID: com.example.App
+            team: ABCDE12345
+            program: keychainlab-app
+            entitlements:
+              keychain-access-groups: [$(AppIdentifierPrefix)com.example.shared]
+        devices:
+          - {id: phone, osVersion: "17.4", passcode: "1234", iCloudAccount: alice@example.com, apps: [com.example.App]}
+          - {id: mac, platform: macos, osVersion: "14.5", iCloudAccount: alice@example.com, apps: [com.example.App]}
+          - {id: pad, osVersion: "17.4", iCloudAccount: alice@example.com, apps: [com.example.App]}
+          - {id: other, osVersion: "17.4", iCloudAccount: bob@example.com, apps: [com.example.App]}
+        """
+    static let app = "com.example.App"
+
+    static func password(_ secret: String, _ extra: [String: SecValue] = [:]) -> [String: SecValue] {
+        var item: [String: SecValue] = [
+            "class": .string("genp"), "svce": .string("example.com"), "acct": .string("alice"), "sync": .bool(true),
+            "v_Data": .data(Data(secret.utf8)),
+        ]
+        item.merge(extra) { $1 }
+        return item
+    }
+
+    static let query: [String: SecValue] = [
+        "class": .string("genp"), "svce": .string("example.com"), "acct": .string("alice"), "sync": .bool(true), "r_Data": .bool(true),
+    ]
+
+    static func secret(_ lab: RunningLab, on device: String) throws -> String? {
+        let answer = try lab.call(.copyMatching, on: device, as: app, query)
+        guard answer.status == 0, case .data(let data)? = answer.result else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func aWriteReachesTheAccountsOtherDevicesOnlyThroughTheCloud() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "mac") == "v1")
+            #expect(try Self.secret(lab, on: "pad") == "v1")
+            #expect(try Self.secret(lab, on: "other") == nil, "another account's devices never see it")
+            var local = Self.query
+            local["sync"] = nil
+            #expect(try lab.status(.copyMatching, on: "mac", as: Self.app, local) == -25300, "a query without the sync key reads sync=0 only")
+
+            // Update and delete reach every device too; the delete leaves no item behind.
+            #expect(
+                try lab.call(.update, on: "mac", as: Self.app, Self.query.filter { $0.key != "r_Data" }, changes: ["v_Data": .data(Data("v2".utf8))])
+                    .status == 0
+            )
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "v2")
+            #expect(try lab.status(.delete, on: "mac", as: Self.app, Self.query.filter { $0.key != "r_Data" }) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == nil)
+            #expect(try Self.secret(lab, on: "phone") == nil)
+        }
+    }
+
+    /// The issue's story: the iPhone offline, both devices edit one password, the iPhone comes
+    /// back and the server's copy wins; a delete then made on the Mac reaches the iPad.
+    @Test func offlineEditsLoseToTheServersCopy() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            try lab.sync(.offline, on: "phone")
+            let change = Self.query.filter { $0.key != "r_Data" }
+            #expect(try lab.call(.update, on: "phone", as: Self.app, change, changes: ["v_Data": .data(Data("phone's".utf8))]).status == 0)
+            #expect(try lab.call(.update, on: "mac", as: Self.app, change, changes: ["v_Data": .data(Data("mac's".utf8))]).status == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == "mac's")
+            #expect(try Self.secret(lab, on: "phone") == "phone's", "offline: the phone keeps its own edit")
+            let waiting = try lab.sync(.status, on: "phone")
+            #expect(waiting.views.first { $0.view == "Applications" }?.outgoing == 1, "the edit waits in the outgoing queue")
+
+            try lab.sync(.online, on: "phone")
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "mac's", "back online, the server's copy wins")
+            #expect(try Self.secret(lab, on: "mac") == "mac's")
+
+            #expect(try lab.status(.delete, on: "mac", as: Self.app, change) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == nil)
+        }
+    }
+
+    @Test func offlineEditsOfUntouchedItemsUploadOnReturn() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            try lab.sync(.offline, on: "pad")
+            #expect(try lab.status(.add, on: "pad", as: Self.app, Self.password("made offline")) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == nil, "nothing left the pad while it was offline")
+            try lab.sync(.online, on: "pad")
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "made offline")
+        }
+    }
+
+    @Test func thisDeviceOnlyItemsNeverLeave() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("bound", ["pdmn": .string("cku")])) == 0)
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("free", ["acct": .string("bob")])) == 0)
+            try lab.syncWait()
+            var bob = Self.query
+            bob["acct"] = .string("bob")
+            #expect(try lab.status(.copyMatching, on: "mac", as: Self.app, bob) == 0)
+            #expect(try Self.secret(lab, on: "mac") == nil, "a ThisDeviceOnly item stays on its device, synchronizable or not")
+        }
+    }
+
+    @Test func classAItemsWaitForTheUnlock() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.kclab(["device", "lock", "--device", "phone"]).status == 0)
+            #expect(try lab.status(.add, on: "mac", as: Self.app, Self.password("class A")) == 0)
+            // Wait for the Mac's upload and the phone's fetch: the phone then holds the item.
+            for _ in 0..<200 {
+                let phone = try lab.sync(.status, on: "phone")
+                if phone.views.contains(where: { $0.heldWhileLocked > 0 }) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try lab.sync(.status, on: "phone").views.first { $0.view == "Applications" }?.heldWhileLocked == 1)
+            #expect(try lab.kclab(["device", "unlock", "--device", "phone"]).status == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "class A")
+        }
+    }
+}
