@@ -48,6 +48,7 @@ bench: deps
 	$(SWIFT) build -c release
 	.build/release/keychain-bench --state .bench
 	.build/release/association-bench --state .bench-associations
+	.build/release/sync-bench --state .bench-sync
 	@$(MAKE) --no-print-directory bench-instrumentation
 
 # What keychaind's metrics and audit log cost: lookups with both off, then on, twice each
@@ -179,4 +180,4 @@ compose-demo: compose-image
 	exit $$status
 
 clean:
-	rm -rf .build .build-static .demo .bench .bench-associations .durability .docker .fuzz-crashes .fuzz-corpus .fuzz-slow
+	rm -rf .build .build-static .demo .bench .bench-associations .bench-sync .durability .docker .fuzz-crashes .fuzz-corpus .fuzz-slow

@@ -918,6 +918,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "sync-bench",
+            dependencies: ["DeviceProtocol", "KeychainTypes", "LabControl", product("ArgumentParser")],
+            path: "Benchmarks/SyncBench",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "association-bench",
             dependencies: [
                 "WorldLayout",

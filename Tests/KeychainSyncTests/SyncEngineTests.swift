@@ -42,6 +42,19 @@ import Testing
         #expect(phone.engine.outgoing.isEmpty)
     }
 
+    @Test func changesTakenTogetherUploadInBatchesOfAHundred() {
+        let (phone, mac) = (TestDevice(zones), TestDevice(zones))
+        mac.handle(.wentOnline)
+        let items = (0..<250).map { password("user-\($0)", "s3cret-\($0)") }
+        phone.handle(.localChanges(items.map { LocalChange(uuid: $0.uuid, old: nil, new: $0) }))
+        for item in items { phone.keychain[item.uuid] = item }
+        #expect(phone.engine.outgoing.count == 250 && phone.uploads.isEmpty, "offline: queued, nothing sent")
+        phone.handle(.wentOnline)
+        #expect(phone.uploads == [100, 100, 50], "SecCKKSOutgoingQueueItemsAtOnce per batch, the next once one is answered")
+        mac.handle(.zoneChanged)
+        #expect(mac.keychain.count == 250)
+    }
+
     @Test func aStaleTagLosesToTheServersCopy() {
         let devices = online(2)
         let (phone, mac) = (devices[0], devices[1])

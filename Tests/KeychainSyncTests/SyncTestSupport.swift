@@ -105,6 +105,8 @@ final class TestDevice {
     var retries = 0
     /// When set, the next upload fails as a server error would.
     var failNextUpload = false
+    /// How many changes each upload carried, in order.
+    var uploads: [Int] = []
 
     init(_ zones: CloudZones, account: String = "alice@example.com", view: SyncView = .applications) {
         self.zones = zones
@@ -152,6 +154,7 @@ final class TestDevice {
                         events.append(.fetchFailed(tokenExpired: error as? ZoneChangesError == .tokenExpired, reason: "\(error)"))
                     }
                 case .upload(let batch):
+                    uploads.append(batch.count)
                     if failNextUpload {
                         failNextUpload = false
                         events.append(.uploadFailed(reason: "HTTP 503"))

@@ -10,6 +10,10 @@ public struct SyncEngine: Sendable {
     /// How long CKKS waits before uploading again after a server error (`OQEDELAY`,
     /// `keychain/ckks/CKKSOutgoingQueueOperation.m` l.50, l.555-559).
     public static let retryDelay: Duration = .seconds(30 * 60)
+    /// The most changes one upload carries (`SecCKKSOutgoingQueueItemsAtOnce`,
+    /// `keychain/ckks/CKKS.h` l.286; `CKKSOutgoingQueueOperation.m` l.114-126): the rest go in
+    /// the next batch, once this one is answered.
+    public static let uploadBatch = 100
 
     public let view: SyncView
     public internal(set) var online = false
@@ -47,7 +51,9 @@ public struct SyncEngine: Sendable {
     public mutating func handle(_ event: SyncEvent) -> [SyncAction] {
         switch event {
         case .localChange(let uuid, let old, let new):
-            return localChange(uuid, old: old, new: new)
+            return queue(uuid, old: old, new: new) + upload()
+        case .localChanges(let changes):
+            return changes.flatMap { queue($0.uuid, old: $0.old, new: $0.new) } + upload()
         case .wentOnline:
             online = true
             return fetch()
@@ -97,14 +103,15 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    private mutating func localChange(_ uuid: UUID, old: KeychainItem?, new: KeychainItem?) -> [SyncAction] {
+    /// Queues a local change; what it notes (the upload is the caller's next step).
+    private mutating func queue(_ uuid: UUID, old: KeychainItem?, new: KeychainItem?) -> [SyncAction] {
         // A local change cancels the item's pending incoming change (CKKSKeychainView.m l.2153-2167).
         held[uuid] = nil
         let inCloud = mirror[uuid] != nil || flight[uuid] != nil
         switch outgoing.enqueue(uuid: uuid, old: old, new: new, inCloud: inCloud) {
         case .onlyModificationDate?: return [.note(uuid, .notUploadedOnlyModificationDate)]
         case .tooLarge(let size)?: return [.note(uuid, .notUploadedTooLarge(size))]
-        case nil: return upload()
+        case nil: return []
         }
     }
 
@@ -125,7 +132,7 @@ public struct SyncEngine: Sendable {
     /// Uploads every queued change not in flight, as one batch, when the link allows.
     mutating func upload() -> [SyncAction] {
         guard online, flight.isEmpty, !fetching, !waitingToRetry else { return [] }
-        let batch = outgoing.pending.map { entry in
+        let batch = outgoing.pending.prefix(Self.uploadBatch).map { entry in
             UploadRequest(uuid: entry.uuid, item: entry.item, expectedTag: mirror[entry.uuid]?.changeTag)
         }
         guard !batch.isEmpty else { return [] }

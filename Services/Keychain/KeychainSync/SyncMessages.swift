@@ -46,6 +46,8 @@ public struct UploadRequest: Sendable, Hashable {
 public enum SyncEvent: Sendable, Hashable {
     /// The local keychain changed a synced item: `old` nil for an add, `new` nil for a delete.
     case localChange(uuid: UUID, old: KeychainItem?, new: KeychainItem?)
+    /// Several local changes at once, queued together and uploaded as one batch.
+    case localChanges([LocalChange])
     /// The link to the cloud came up or went down.
     case wentOnline
     case wentOffline
@@ -63,6 +65,19 @@ public enum SyncEvent: Sendable, Hashable {
     case retryDue
     case locked
     case unlocked
+}
+
+/// One change of a synced item in the local keychain: `old` nil for an add, `new` nil for a delete.
+public struct LocalChange: Sendable, Hashable {
+    public let uuid: UUID
+    public let old: KeychainItem?
+    public let new: KeychainItem?
+
+    public init(uuid: UUID, old: KeychainItem?, new: KeychainItem?) {
+        self.uuid = uuid
+        self.old = old
+        self.new = new
+    }
 }
 
 /// What a sync engine asks its device to do.

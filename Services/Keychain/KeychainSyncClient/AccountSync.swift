@@ -120,6 +120,8 @@ public actor AccountSync {
     /// Feeds each change to its view's engine, then lets keychaind forget what every engine
     /// has uploaded.
     func take(_ changes: [KeychaindLink.Change]) async {
+        // Each view's changes of the page go to its engine together: one upload, not one each.
+        var byView: [SyncView: [KeychaindLink.Change]] = [:]
         for change in changes {
             cursor = change.sequence
             let item = change.item
@@ -127,12 +129,18 @@ public actor AccountSync {
                 change.deleted
                 ? SyncView.view(accessGroup: item.accessGroup, viewHint: item.attributes["vwht"]?.string)
                 : SyncPolicy.view(of: item)
-            guard let view, let driver = drivers[view] else { continue }
+            if let view { byView[view, default: []].append(change) }
+        }
+        for view in SyncView.allCases {
+            guard let changes = byView[view], let driver = drivers[view] else { continue }
             let engine = await driver.engine
-            let old = engine.mirror[item.uuid]?.item
-            // A delete of an item the cloud never had and nothing queued is not a change.
-            if change.deleted, old == nil, engine.outgoing[item.uuid] == nil { continue }
-            await driver.handle(.localChange(uuid: item.uuid, old: old, new: change.deleted ? nil : item))
+            let local = changes.compactMap { change -> LocalChange? in
+                let old = engine.mirror[change.item.uuid]?.item
+                // A delete of an item the cloud never had and nothing queued is not a change.
+                if change.deleted, old == nil, engine.outgoing[change.item.uuid] == nil { return nil }
+                return LocalChange(uuid: change.item.uuid, old: old, new: change.deleted ? nil : change.item)
+            }
+            if !local.isEmpty { await driver.handle(.localChanges(local)) }
         }
         await forgetUploaded()
     }
