@@ -559,6 +559,11 @@ public enum SyncControl: String, Codable, Hashable, Sendable {
     case offline, online
     /// Skip the wait before a failed upload or fetch is tried again (30 minutes on a device).
     case retry
+    /// Settings › iCloud › Passwords and Keychain turned off, keeping this device's copies, or
+    /// deleting Apple's password, credit-card and passkey items from it; and on again.
+    case offKeep = "off-keep"
+    case offDelete = "off-delete"
+    case on
     /// Say each view's state (`kclab sync status`).
     case status
 }
@@ -567,12 +572,15 @@ public enum SyncControl: String, Codable, Hashable, Sendable {
 public struct SyncStatus: Codable, Hashable, Sendable {
     /// The iCloud account.
     public var account: String
+    /// Whether iCloud Keychain is on (Settings › iCloud › Passwords and Keychain).
+    public var keychainSync: Bool
     /// Whether keychaind holds changes of synchronizable items the device has not taken yet.
     public var untakenChanges: Bool
     public var views: [SyncViewStatus]
 
-    public init(account: String, untakenChanges: Bool, views: [SyncViewStatus]) {
+    public init(account: String, keychainSync: Bool = true, untakenChanges: Bool, views: [SyncViewStatus]) {
         self.account = account
+        self.keychainSync = keychainSync
         self.untakenChanges = untakenChanges
         self.views = views
     }
@@ -627,7 +635,7 @@ extension SyncStatus {
     /// zone, an item held while locked, a retry pending. Empty once converged; an offline
     /// device is not waited for.
     public func unsettled(zoneTokens: [String: String]) -> [String] {
-        guard views.contains(where: \.online) else { return [] }
+        guard keychainSync, views.contains(where: \.online) else { return [] }
         var reasons: [String] = []
         if untakenChanges { reasons.append("changes in keychaind not taken yet") }
         for view in views {

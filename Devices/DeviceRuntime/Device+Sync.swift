@@ -16,10 +16,14 @@ extension Device {
         case .online: await sync.setOnline(true)
         case .retry: await sync.retryNow()
         case .status: break
+        case .offKeep: await sync.setKeychainSync(false, deleting: false)
+        case .offDelete: await sync.setKeychainSync(false, deleting: true)
+        case .on: await sync.setKeychainSync(true, deleting: false)
         }
         var response = DeviceResponse()
         response.sync = SyncStatus(
             account: declaration.iCloudAccount ?? "",
+            keychainSync: await sync.keychainSync,
             untakenChanges: await sync.hasUntakenChanges(),
             views: await sync.status()
         )

@@ -109,6 +109,29 @@ import WorldTestSupport
         }
     }
 
+    /// Settings › iCloud › Passwords and Keychain off: the device hears nothing and sends
+    /// nothing; "Delete from this device" leaves third-party synced items; on again, it catches up.
+    @Test func keychainSyncOffStopsTheDeviceAndOnCatchesUp() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            let off = try lab.kclab(["device", "icloud", "keychain-sync", "off", "--delete", "--device", "pad"])
+            #expect(off.status == 0, "\(off.stderr)")
+            #expect(try Self.secret(lab, on: "pad") == "v1", "a third-party app's synced item stays")
+            #expect(try lab.sync(.status, on: "pad").keychainSync == false)
+            let change = Self.query.filter { $0.key != "r_Data" }
+            #expect(try lab.call(.update, on: "mac", as: Self.app, change, changes: ["v_Data": .data(Data("v2".utf8))]).status == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == "v1", "off: the Mac's change does not reach the pad")
+            let asked = try lab.kclab(["device", "icloud", "keychain-sync", "off", "--device", "pad"])
+            #expect(asked.status == 2 && asked.stderr.contains("--keep or --delete"), "\(asked.stderr)")
+
+            #expect(try lab.kclab(["device", "icloud", "keychain-sync", "on", "--device", "pad"]).status == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == "v2")
+        }
+    }
+
     @Test func thisDeviceOnlyItemsNeverLeave() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("bound", ["pdmn": .string("cku")])) == 0)

@@ -45,6 +45,26 @@ import Testing
         #expect(try await Self.feed(engine).map(\.deleted) == [true, true], "both changes read the item as it is now: local")
     }
 
+    /// iCloud Keychain off, "Delete from this device": the groups' synced items go without
+    /// tombstones (nothing reaches the cloud); local items and other groups stay.
+    @Test func turningSyncOffDeletesOnlyTheNamedGroupsSyncedItems() async throws {
+        let engine = F.engine()
+        let one = F.client([F.shared, F.appOne])
+        #expect(await engine.add(F.password("synced", ["sync": .bool(true)]), client: one).status == .success)
+        #expect(await engine.add(F.password("local"), client: one).status == .success)
+        #expect(await engine.add(F.password("other group", ["sync": .bool(true), "agrp": .string(F.appOne)]), client: one).status == .success)
+        let before = try await Self.feed(engine)
+        try await engine.forgetSyncChanges(keychain: "device-1", through: before.last?.sequence ?? 0)
+
+        try await engine.applyFromCloud(keychain: "device-1", writes: [], deletes: [], deleteGroups: [F.shared])
+        let all = F.query(["sync": .string("syna"), "m_Limit": .string("m_LimitAll"), "r_Attributes": .bool(true)])
+        let left = await engine.copyMatching(all, client: one).result?.array?.compactMap { $0.dictionaryValue?["acct"]?.string }
+        #expect(Set(left ?? []) == ["local", "other group"])
+        let tombstone = F.query(["acct": .string("synced"), "sync": .bool(true), "tomb": .integer(1)])
+        #expect(await engine.copyMatching(tombstone, client: one).status == .itemNotFound, "no tombstone")
+        #expect(try await Self.feed(engine).isEmpty, "nothing is queued: the other devices keep theirs")
+    }
+
     @Test func theCloudsCopiesAreWrittenWithoutEchoAndWinOverALocalTwin() async throws {
         let engine = F.engine()
         #expect(await engine.add(F.password("synced", ["sync": .bool(true)]), client: F.one).status == .success)

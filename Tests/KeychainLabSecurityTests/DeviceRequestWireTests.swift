@@ -23,7 +23,7 @@ import Testing
         .passkeyRegister(.init(relyingParty: "example.com", userName: "dora", userID: "AAAA", challenge: "BBBB", origin: "https://example.com")),
         .passkeyAssert(.init(relyingParty: "example.com", challenge: "BBBB", credentialIDs: ["CCCC"])),
         .passkeyList(relyingParty: "example.com"),
-        .sync(.offline), .sync(.online), .sync(.retry), .sync(.status),
+        .sync(.offline), .sync(.online), .sync(.retry), .sync(.status), .sync(.offKeep), .sync(.offDelete), .sync(.on),
     ]
 
     @Test(arguments: actions) func anActionReadsBackAsItself(_ action: DeviceRequest.Action) throws {

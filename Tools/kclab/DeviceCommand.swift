@@ -22,7 +22,7 @@ struct DeviceCommand: ParsableCommand {
             """,
         subcommands: [
             Lock.self, Unlock.self, Reboot.self, SetPasscode.self, RemovePasscode.self, LockKeychain.self, UnlockKeychain.self, Answer.self,
-            Prompts.self, Offline.self, Online.self,
+            Prompts.self, Offline.self, Online.self, ICloud.self,
         ]
     )
 
@@ -77,6 +77,59 @@ struct DeviceCommand: ParsableCommand {
         )
         @OptionGroup var target: Target
         func run() throws { say(try target.sync(.online)) }
+    }
+
+    /// `kclab device icloud keychain-sync off --keep|--delete|on`
+    struct ICloud: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "icloud",
+            abstract: "The device's iCloud settings.",
+            subcommands: [KeychainSync.self]
+        )
+
+        struct KeychainSync: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "keychain-sync",
+                abstract: "Turn iCloud Keychain off (keeping or deleting this device's copies) or on.",
+                discussion: """
+                    Off with --delete removes the synchronizable items of Apple's password, credit-card and passkey \
+                    groups from this device only, without tombstones: the other devices keep theirs. Third-party apps' \
+                    synchronizable items stay either way, as on iOS. On again, the device fetches everything and \
+                    uploads what changed meanwhile.
+                    """
+            )
+
+            enum Setting: String, ExpressibleByArgument, CaseIterable {
+                case on, off
+            }
+
+            @Argument(help: "on or off.")
+            var setting: Setting
+
+            @Flag(help: "With off: keep this device's copies.")
+            var keep = false
+
+            @Flag(help: "With off: delete the synced passwords, credit cards and passkeys from this device.")
+            var delete = false
+
+            @OptionGroup var target: Target
+
+            func validate() throws {
+                switch setting {
+                case .off where keep == delete: throw ValidationError("turning iCloud Keychain off asks: give --keep or --delete")
+                case .on where keep || delete: throw ValidationError("--keep and --delete go with off")
+                default: break
+                }
+            }
+
+            func run() throws {
+                let control: SyncControl = setting == .on ? .on : (delete ? .offDelete : .offKeep)
+                let response = try target.client().send(DeviceRequest(.sync(control)))
+                if let error = response.error { throw fail(error) }
+                let what = setting == .on ? "on" : delete ? "off, synced passwords deleted from this device" : "off, copies kept"
+                say("\(target.device): iCloud Keychain \(what)")
+            }
+        }
     }
 
     struct Lock: ParsableCommand {

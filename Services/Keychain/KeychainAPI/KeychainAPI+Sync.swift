@@ -50,13 +50,17 @@ extension KeychainAPI {
 
     /// `POST /v1/sync/apply`: the cloud's copies for the device's keychain, written by UUID as
     /// synchronizable items, and the items the cloud deleted; nothing of it is queued again.
+    /// `deleteGroups` removes every synchronizable item of those groups, without tombstones
+    /// (iCloud Keychain turned off with "Delete from this device").
     public struct SyncApply: Codable, Hashable, Sendable {
         public var writes: [SyncedItem]
         public var deletes: [UUID]
+        public var deleteGroups: [String]?
 
-        public init(writes: [SyncedItem] = [], deletes: [UUID] = []) {
+        public init(writes: [SyncedItem] = [], deletes: [UUID] = [], deleteGroups: [String]? = nil) {
             self.writes = writes
             self.deletes = deletes
+            self.deleteGroups = deleteGroups
         }
     }
 }

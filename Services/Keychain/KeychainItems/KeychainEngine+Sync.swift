@@ -41,10 +41,24 @@ extension KeychainEngine {
     }
 
     /// Writes the cloud's copies into `keychain` as synchronizable items, by UUID, and deletes
-    /// the items `deletes` names, leaving no tombstone; nothing is queued, so the cloud's
-    /// changes do not echo back. The cloud's copy wins over a local item with its primary key.
-    public func applyFromCloud(keychain: String, writes: [KeychainItem], deletes: [UUID]) async throws {
+    /// the items `deletes` names, and every synchronizable item of `deleteGroups`, leaving no
+    /// tombstone; nothing is queued, so the cloud's changes do not echo back, and a device that
+    /// turns iCloud Keychain off deleting its copies deletes no one else's. The cloud's copy wins
+    /// over a local item with its primary key.
+    public func applyFromCloud(keychain: String, writes: [KeychainItem], deletes: [UUID], deleteGroups: [String] = []) async throws {
         try await store.write { writer in
+            if !deleteGroups.isEmpty {
+                for itemClass in ItemClass.allCases {
+                    let filter = ItemFilter(
+                        keychains: [keychain],
+                        itemClass: itemClass,
+                        accessGroups: deleteGroups,
+                        synchronizable: true,
+                        includeTombstones: true
+                    )
+                    for item in try writer.items(matching: filter) { try writer.remove(item) }
+                }
+            }
             for uuid in deletes {
                 for itemClass in ItemClass.allCases {
                     let filter = ItemFilter(keychains: [keychain], itemClass: itemClass, uuid: uuid, includeTombstones: true)

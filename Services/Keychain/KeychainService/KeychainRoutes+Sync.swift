@@ -49,7 +49,8 @@ extension KeychainRoutes {
                 try await self.calls.engine.applyFromCloud(
                     keychain: KeychainName.device(device.udid).rawValue,
                     writes: body.writes.map(\.item),
-                    deletes: body.deletes
+                    deletes: body.deletes,
+                    deleteGroups: body.deleteGroups ?? []
                 )
             } catch {
                 context.logger.error("cloud changes not applied", metadata: ["device.udid": "\(device.udid)", "error": "\(error)"])

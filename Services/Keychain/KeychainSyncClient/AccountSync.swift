@@ -15,6 +15,8 @@ public actor AccountSync {
     private let logger: Logger
     private var drivers: [SyncView: SyncDriver] = [:]
     private var online = true
+    /// Whether iCloud Keychain is on (Settings › iCloud › Passwords and Keychain).
+    public private(set) var keychainSync = true
     /// The last queued change taken from keychaind, and the last one it was told to forget.
     private var cursor: Int64 = 0
     private var forgotten: Int64 = 0
@@ -49,8 +51,43 @@ public actor AccountSync {
         guard on != online else { return }
         online = on
         logger.info(on ? "iCloud Keychain online" : "iCloud Keychain offline")
+        guard keychainSync else { return }
         for view in SyncView.allCases {
             await drivers[view]?.handle(on ? .wentOnline : .wentOffline)
+        }
+    }
+
+    /// Turns iCloud Keychain off or on. Off, the device neither takes its changes nor hears
+    /// the cloud; `deleting` removes the synchronizable items of Apple's password, credit-card
+    /// and passkey groups from it without tombstones, so the other devices keep theirs
+    /// (`SyncView.deletedOnSignOut`); third-party items stay either way. On again, each view
+    /// starts afresh with a full fetch, and the changes made meanwhile upload.
+    public func setKeychainSync(_ on: Bool, deleting: Bool) async {
+        guard on != keychainSync else {
+            if !on, deleting { await deleteSignedOutGroups() }
+            return
+        }
+        keychainSync = on
+        // Changes taken but not uploaded are taken again by the fresh engines.
+        if on { cursor = forgotten }
+        logger.info(on ? "iCloud Keychain turned on" : "iCloud Keychain turned off", metadata: ["deleting": "\(deleting)"])
+        if on {
+            for view in SyncView.allCases {
+                let driver = SyncDriver(view: view, cloud: cloud, keychain: keychain)
+                drivers[view] = driver
+                if online { await driver.handle(.wentOnline) }
+            }
+        } else {
+            for view in SyncView.allCases { await drivers[view]?.handle(.wentOffline) }
+            if deleting { await deleteSignedOutGroups() }
+        }
+    }
+
+    private func deleteSignedOutGroups() async {
+        do {
+            try await keychain.deleteSynced(groups: SyncView.deletedOnSignOut)
+        } catch {
+            logger.warning("the synced passwords were not deleted: \(error)")
         }
     }
 
@@ -107,6 +144,11 @@ public actor AccountSync {
 
     private func followLocalChanges() async {
         while !Task.isCancelled {
+            // Off, the changes wait in keychaind until iCloud Keychain is on again.
+            guard keychainSync else {
+                try? await Task.sleep(for: .milliseconds(200))
+                continue
+            }
             do {
                 let changes = try await keychain.changes(after: cursor, wait: .seconds(20))
                 await take(changes)
@@ -161,7 +203,7 @@ public actor AccountSync {
 
     private func followZone(_ view: SyncView) async {
         while !Task.isCancelled {
-            guard online, let driver = drivers[view] else {
+            guard online, keychainSync, let driver = drivers[view] else {
                 try? await Task.sleep(for: .milliseconds(200))
                 continue
             }

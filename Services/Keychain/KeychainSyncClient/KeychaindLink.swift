@@ -42,6 +42,11 @@ public struct KeychaindLink: SyncedKeychain {
         try await apply(KeychainAPI.SyncApply(deletes: [uuid]))
     }
 
+    /// Deletes every synchronizable item of `groups` from the device, without tombstones.
+    public func deleteSynced(groups: Set<String>) async throws {
+        try await apply(KeychainAPI.SyncApply(deleteGroups: groups.sorted()))
+    }
+
     private func apply(_ body: KeychainAPI.SyncApply) async throws {
         _ = try await client.send(.POST, "/v1/sync/apply", body, as: [String: String].self)
     }
