@@ -577,12 +577,58 @@ public struct SyncStatus: Codable, Hashable, Sendable {
     /// Whether keychaind holds changes of synchronizable items the device has not taken yet.
     public var untakenChanges: Bool
     public var views: [SyncViewStatus]
+    /// The items the engines hold something about: queued, held while locked, or noted.
+    public var items: [SyncItemState]?
 
-    public init(account: String, keychainSync: Bool = true, untakenChanges: Bool, views: [SyncViewStatus]) {
+    public init(account: String, keychainSync: Bool = true, untakenChanges: Bool, views: [SyncViewStatus], items: [SyncItemState]? = nil) {
         self.account = account
         self.keychainSync = keychainSync
         self.untakenChanges = untakenChanges
         self.views = views
+        self.items = items
+    }
+}
+
+/// What a device's sync engine holds about one item (its metadata, never its secret).
+public struct SyncItemState: Codable, Hashable, Sendable {
+    public var uuid: String
+    public var view: String
+    public var itemClass: String
+    public var group: String
+    public var account: String?
+    public var service: String?
+    public var server: String?
+    /// In words: waiting to upload, held while locked, what the engine noted.
+    public var states: [String]
+
+    public init(
+        uuid: String,
+        view: String,
+        itemClass: String,
+        group: String,
+        account: String?,
+        service: String?,
+        server: String?,
+        states: [String]
+    ) {
+        self.uuid = uuid
+        self.view = view
+        self.itemClass = itemClass
+        self.group = group
+        self.account = account
+        self.service = service
+        self.server = server
+        self.states = states
+    }
+
+    /// Whether the item has every attribute `query` names among class, group, account,
+    /// service and server (`kclab explain item`'s query).
+    public func matches(_ query: [String: SecValue]) -> Bool {
+        let named: [(String, String?)] = [("class", itemClass), ("agrp", group), ("acct", account), ("svce", service), ("srvr", server)]
+        return named.allSatisfy { key, value in
+            guard let wanted = query[key]?.string else { return true }
+            return wanted == value
+        }
     }
 }
 

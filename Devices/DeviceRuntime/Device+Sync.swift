@@ -25,7 +25,8 @@ extension Device {
             account: declaration.iCloudAccount ?? "",
             keychainSync: await sync.keychainSync,
             untakenChanges: await sync.hasUntakenChanges(),
-            views: await sync.status()
+            views: await sync.status(),
+            items: await sync.itemStates()
         )
         return response
     }

@@ -85,10 +85,16 @@ import WorldTestSupport
             #expect(try Self.secret(lab, on: "phone") == "phone's", "offline: the phone keeps its own edit")
             let waiting = try lab.sync(.status, on: "phone")
             #expect(waiting.views.first { $0.view == "Applications" }?.outgoing == 1, "the edit waits in the outgoing queue")
+            let explain = ["explain", "item", "--device", "phone", "--app", Self.app, #"{"class": "genp", "acct": "alice"}"#]
+            let queued = try lab.kclab(explain)
+            #expect(queued.stdout.contains("waiting in the Applications outgoing queue (modify): the device is offline"), "\(queued.stdout)")
+            #expect(queued.stdout.contains("reads local items only (sync=0): 1 synchronizable item matches"), "\(queued.stdout)")
 
             try lab.sync(.online, on: "phone")
             try lab.syncWait()
             #expect(try Self.secret(lab, on: "phone") == "mac's", "back online, the server's copy wins")
+            let lost = try lab.kclab(explain)
+            #expect(lost.stdout.contains("a pending local edit was dropped: the cloud changed or deleted the item first"), "\(lost.stdout)")
             #expect(try Self.secret(lab, on: "mac") == "mac's")
 
             #expect(try lab.status(.delete, on: "mac", as: Self.app, change) == 0)

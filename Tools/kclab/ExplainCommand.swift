@@ -73,6 +73,26 @@ struct ExplainCommand: AsyncParsableCommand {
                 return
             }
             say(Self.text(explanation, device: declared, app: app, query: query))
+            if let lines = syncLines(declared) { say("\n" + lines.joined(separator: "\n")) }
+        }
+
+        /// What the device's iCloud Keychain holds about items the query names: waiting to upload,
+        /// held while locked, overwritten by the server's copy. Nil for a device that does not sync.
+        private func syncLines(_ device: WorldFile.Device) -> [String]? {
+            guard let account = device.iCloudAccount, let parsed = try? ConventionalJSON.dictionary(from: Data(query.utf8)),
+                let status = try? deviceClient(state: lab.state, device: device.id).send(DeviceRequest(.sync(.status))).sync
+            else { return nil }
+            let link = !status.keychainSync ? "off" : status.views.contains(where: \.online) ? "on, online" : "on, offline"
+            var lines = ["iCloud Keychain (\(account)) on \(device.id): \(link)."]
+            let items = (status.items ?? []).filter { $0.matches(parsed) }
+            if items.isEmpty {
+                lines.append("Its sync engines hold nothing about items the query names: none waits to upload or for the unlock.")
+            }
+            for item in items {
+                lines.append("  \(item.itemClass) \(item.account ?? item.server ?? "-") in \(item.group) (\(item.view) view, \(item.uuid)):")
+                lines += item.states.map { "    - \($0)" }
+            }
+            return lines
         }
 
         static func text(_ explanation: KeychainAPI.Explanation, device: WorldFile.Device, app: String, query: String) -> String {
@@ -89,13 +109,19 @@ struct ExplainCommand: AsyncParsableCommand {
             if let reason = explanation.reason { lines.append("  because \(reason)") }
             lines.append("")
             if explanation.matchingByGroup.isEmpty {
-                lines.append("No item of this device's keychains (or its iCloud account's) matches the query, in any group.")
+                lines.append("No item of this device's keychains matches the query, in any group.")
             } else {
                 lines.append("Items matching the query, by group (data not shown):")
                 for (group, count) in explanation.matchingByGroup.sorted(by: { $0.key < $1.key }) {
                     let visible = explanation.accessGroups.contains { $0.rawValue == group } ? "one of its groups" : "NOT one of its groups"
                     lines.append("  \(group): \(count)  (\(visible))")
                 }
+            }
+            if let synced = explanation.synchronizableMatches {
+                lines.append(
+                    "The query names no kSecAttrSynchronizable, so it reads local items only (sync=0): \(synced) synchronizable "
+                        + "\(synced == 1 ? "item matches" : "items match") with kSecAttrSynchronizable: kSecAttrSynchronizableAny."
+                )
             }
             lines.append("")
             let (refused, missing) = (SecStatus.missingEntitlement, SecStatus.itemNotFound)

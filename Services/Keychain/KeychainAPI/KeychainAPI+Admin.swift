@@ -134,6 +134,9 @@ extension KeychainAPI {
         public var matchingByGroup: [String: Int]
         /// The app's latest calls on this device, from keychaind's audit log (newest last).
         public var recentCalls: [AuditEntry]? = nil
+        /// For a query that names no `kSecAttrSynchronizable`: how many synchronizable items it
+        /// would match with `kSecAttrSynchronizableAny`, which it does not read (nil: none).
+        public var synchronizableMatches: Int? = nil
         /// For a Mac app on a Mac: its login keychain, and what each matching item's access
         /// control list decides for the app.
         public var loginKeychain: LoginKeychainExplanation? = nil

@@ -52,6 +52,14 @@ extension KeychainRoutes {
             explanation.name = asTheApp.status.name
             explanation.reason = asTheApp.reason
             explanation.matchingByGroup = try await matchingByGroup(&query, client: client, state: state)
+            if body.query["sync"] == nil {
+                // A query without the sync key reads sync=0 only: say what it leaves out.
+                var anySync = query
+                anySync["sync"] = .string("syna")
+                let withSynced = try await matchingByGroup(&anySync, client: client, state: state)
+                let left = withSynced.values.reduce(0, +) - explanation.matchingByGroup.values.reduce(0, +)
+                explanation.synchronizableMatches = left > 0 ? left : nil
+            }
             explanation.recentCalls = calls.recorder.audit.recent(device: body.device, app: client.caller.description, limit: 5)
             if let access = client.fileKeychain, let decisions = await calls.engine.fileKeychainDecisions(body.query, client: client) {
                 explanation.loginKeychain = KeychainAPI.LoginKeychainExplanation(

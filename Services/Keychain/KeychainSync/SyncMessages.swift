@@ -109,3 +109,17 @@ public enum SyncNote: Sendable, Hashable {
     /// Another UUID with the same primary key won (the lower UUID is kept).
     case replacedByLowerUUID(UUID)
 }
+
+extension SyncNote: CustomStringConvertible {
+    /// What `kclab explain item` says.
+    public var description: String {
+        switch self {
+        case .notUploadedOnlyModificationDate: "not uploaded: only its modification date changed"
+        case .notUploadedTooLarge(let size): "not uploaded: \(size) bytes, and CKKS refuses records of 1 MiB or more"
+        case .overwrittenByServer: "the local edit lost to the server's copy (its change tag was stale)"
+        case .localEditDiscarded: "a pending local edit was dropped: the cloud changed or deleted the item first"
+        case .heldWhileLocked: "the cloud's copy was held until the device unlocked (class A)"
+        case .replacedByLowerUUID(let other): "another copy of the same item won: the lower UUID is kept (\(other.uuidString))"
+        }
+    }
+}

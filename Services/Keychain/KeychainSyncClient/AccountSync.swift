@@ -1,7 +1,7 @@
 public import DeviceProtocol
-public import Foundation
+import Foundation
 import KeychainItems
-public import KeychainSync
+import KeychainSync
 import KeychainTypes
 public import Logging
 
@@ -126,13 +126,44 @@ public actor AccountSync {
         return statuses
     }
 
-    /// What the engines noted about the item `uuid` (`kclab explain item`).
-    public func notes(about uuid: UUID) async -> [SyncNote] {
-        var notes: [SyncNote] = []
+    /// Every item an engine holds something about: waiting to upload, held while locked, or
+    /// noted (`kclab explain item`); metadata only.
+    public func itemStates() async -> [SyncItemState] {
+        var states: [SyncItemState] = []
         for view in SyncView.allCases {
-            notes += await drivers[view]?.notes.filter { $0.uuid == uuid }.map(\.note) ?? []
+            guard let driver = drivers[view] else { continue }
+            let engine = await driver.engine
+            var found: [UUID: (item: KeychainItem, states: [String])] = [:]
+            func add(_ uuid: UUID, _ item: KeychainItem?, _ state: String) {
+                guard let item = item ?? found[uuid]?.item ?? engine.mirror[uuid]?.item else { return }
+                found[uuid, default: (item, [])].states.append(state)
+            }
+            for entry in engine.outgoing.pending {
+                add(
+                    entry.uuid,
+                    entry.item,
+                    "waiting in the \(view) outgoing queue (\(entry.action.rawValue))\(online ? "" : ": the device is offline")"
+                )
+            }
+            for (uuid, record) in engine.held { add(uuid, record.item, "the cloud's copy is held until the device unlocks (class A)") }
+            for (uuid, note, item) in await driver.notes { add(uuid, item, note.description) }
+            for (uuid, entry) in found.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                let text = { (code: String) in entry.item.attributes[code]?.string }
+                states.append(
+                    SyncItemState(
+                        uuid: uuid.uuidString,
+                        view: view.rawValue,
+                        itemClass: entry.item.itemClass.rawValue,
+                        group: entry.item.accessGroup,
+                        account: text("acct"),
+                        service: text("svce"),
+                        server: text("srvr"),
+                        states: entry.states
+                    )
+                )
+            }
         }
-        return notes
+        return states
     }
 
     /// Whether keychaind holds changes not taken yet.

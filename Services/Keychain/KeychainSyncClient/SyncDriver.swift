@@ -16,8 +16,10 @@ public actor SyncDriver {
     public private(set) var engine: SyncEngine
     private let cloud: CloudClient
     private let keychain: any SyncedKeychain
-    /// What the engine noted, for `kclab explain item`.
-    public private(set) var notes: [(uuid: UUID, note: SyncNote)] = []
+    /// What the engine noted, with the item as the engine knew it then, for `kclab explain
+    /// item`: the latest ``noteLimit``.
+    public private(set) var notes: [(uuid: UUID, note: SyncNote, item: KeychainItem?)] = []
+    public static let noteLimit = 200
     /// Whether the engine waits for a retry (the caller's clock sends `.retryDue`).
     public private(set) var retryAfter: Duration?
 
@@ -67,7 +69,9 @@ public actor SyncDriver {
         case .retry(let delay):
             retryAfter = delay
         case .note(let uuid, let note):
-            notes.append((uuid, note))
+            let item = engine.mirror[uuid]?.item ?? engine.outgoing[uuid]?.item ?? engine.held[uuid]?.item
+            notes.append((uuid, note, item))
+            if notes.count > Self.noteLimit { notes.removeFirst(notes.count - Self.noteLimit) }
         }
         return nil
     }
