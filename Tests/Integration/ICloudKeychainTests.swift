@@ -138,6 +138,30 @@ import WorldTestSupport
         }
     }
 
+    /// What app teams report, reproduced as a device behaves: a read without the sync key misses
+    /// the synced copy (KeychainAccess#492, react-native-keychain#156); "remove all" without it
+    /// leaves synced items behind (SwiftKeychainWrapper#179), so the add that follows is
+    /// errSecDuplicateItem (OneKeyHQ/app-monorepo#8881).
+    @Test func thePainPointsTeamsReport() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            let withoutSync: [String: SecValue] = ["class": .string("genp"), "svce": .string("example.com"), "acct": .string("alice")]
+            #expect(try lab.status(.copyMatching, on: "mac", as: Self.app, withoutSync) == -25300, "no sync key: local items only")
+            var any = withoutSync
+            any["sync"] = .string("syna")
+            #expect(try lab.status(.copyMatching, on: "mac", as: Self.app, any) == 0, "kSecAttrSynchronizableAny finds the copy")
+
+            // "Remove all" as many wrappers write it: the class alone.
+            #expect(try lab.status(.delete, on: "mac", as: Self.app, ["class": .string("genp")]) == -25300)
+            #expect(try lab.status(.add, on: "mac", as: Self.app, Self.password("again")) == -25299, "the synced copy is still there")
+            #expect(try lab.status(.delete, on: "mac", as: Self.app, ["class": .string("genp"), "sync": .string("syna")]) == 0)
+            #expect(try lab.status(.add, on: "mac", as: Self.app, Self.password("again")) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "again", "the delete and the add both reached the phone")
+        }
+    }
+
     @Test func thisDeviceOnlyItemsNeverLeave() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("bound", ["pdmn": .string("cku")])) == 0)
