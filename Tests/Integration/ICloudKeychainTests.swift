@@ -162,6 +162,30 @@ import WorldTestSupport
         }
     }
 
+    /// A failed upload waits 30 minutes (OQEDELAY); the lab's clock skips the wait.
+    @Test func aFailedUploadWaitsForItsRetry() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            let endpoint = try JSONSerialization.jsonObject(with: Data(contentsOf: lab.state.clouddEndpoint)) as? [String: Any]
+            let pid = try #require(endpoint?["pid"] as? Int)
+            kill(pid_t(pid), SIGKILL)
+            let change = Self.query.filter { $0.key != "r_Data" }
+            #expect(try lab.call(.update, on: "phone", as: Self.app, change, changes: ["v_Data": .data(Data("v2".utf8))]).status == 0)
+            var failed = false
+            for _ in 0..<200 where !failed {
+                failed = try lab.sync(.status, on: "phone").views.contains { $0.retryPending }
+                if !failed { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(failed, "the upload failed and waits to be retried")
+            _ = try await Lab.restart("cloudd", state: lab.state)
+            #expect(try lab.sync(.status, on: "phone").views.contains { $0.retryPending }, "cloudd is back, but the retry waits 30 minutes")
+            #expect(try lab.kclab(["sync", "retry", "--device", "phone"]).status == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "mac") == "v2")
+        }
+    }
+
     @Test func thisDeviceOnlyItemsNeverLeave() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("bound", ["pdmn": .string("cku")])) == 0)

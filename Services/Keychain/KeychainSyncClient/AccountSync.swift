@@ -38,6 +38,18 @@ public actor AccountSync {
         for view in SyncView.allCases {
             tasks.append(Task { await self.followZone(view) })
         }
+        tasks.append(Task { await self.followRetries() })
+    }
+
+    /// Sends each engine its `.retryDue` when its wait is over (30 minutes after a failure).
+    private func followRetries() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            for view in SyncView.allCases {
+                guard let driver = drivers[view], let due = await driver.retryAt, due <= .now else { continue }
+                await driver.handle(.retryDue)
+            }
+        }
     }
 
     public func stop() {

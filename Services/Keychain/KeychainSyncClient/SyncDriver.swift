@@ -20,8 +20,10 @@ public actor SyncDriver {
     /// item`: the latest ``noteLimit``.
     public private(set) var notes: [(uuid: UUID, note: SyncNote, item: KeychainItem?)] = []
     public static let noteLimit = 200
-    /// Whether the engine waits for a retry (the caller's clock sends `.retryDue`).
+    /// Whether the engine waits for a retry, and when it is due (the caller's clock sends
+    /// `.retryDue`).
     public private(set) var retryAfter: Duration?
+    public private(set) var retryAt: ContinuousClock.Instant?
 
     public init(view: SyncView, cloud: CloudClient, keychain: any SyncedKeychain) {
         engine = SyncEngine(view: view)
@@ -36,7 +38,7 @@ public actor SyncDriver {
         while next < events.count {
             let current = events[next]
             next += 1
-            if case .retryDue = current { retryAfter = nil }
+            if case .retryDue = current { (retryAfter, retryAt) = (nil, nil) }
             for action in engine.handle(current) {
                 if let following = await perform(action) { events.append(following) }
             }
@@ -68,6 +70,7 @@ public actor SyncDriver {
             try? await keychain.delete(uuid)
         case .retry(let delay):
             retryAfter = delay
+            retryAt = .now + delay
         case .note(let uuid, let note):
             let item = engine.mirror[uuid]?.item ?? engine.outgoing[uuid]?.item ?? engine.held[uuid]?.item
             notes.append((uuid, note, item))
