@@ -125,6 +125,9 @@ import WorldTestSupport
             #expect(off.status == 0, "\(off.stderr)")
             #expect(try Self.secret(lab, on: "pad") == "v1", "a third-party app's synced item stays")
             #expect(try lab.sync(.status, on: "pad").keychainSync == false)
+            let status = try lab.kclab(["status"]).stdout
+            #expect(status.contains("iCloud Keychain: off (alice@example.com)"), "\(status)")
+            #expect(status.contains("iCloud Keychain: on (bob@example.com), online, 0 to upload"), "\(status)")
             let change = Self.query.filter { $0.key != "r_Data" }
             #expect(try lab.call(.update, on: "mac", as: Self.app, change, changes: ["v_Data": .data(Data("v2".utf8))]).status == 0)
             try lab.syncWait()

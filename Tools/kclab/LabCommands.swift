@@ -101,6 +101,8 @@ struct StatusCommand: ParsableCommand {
         var loginKeychainLocked: Bool?
         /// Where the daemon serves Prometheus metrics.
         var metrics: String?
+        /// A device's iCloud Keychain: off, or on and online or not, with changes to upload.
+        var iCloudKeychain: String?
     }
 
     /// What --json prints.
@@ -118,6 +120,9 @@ struct StatusCommand: ParsableCommand {
             if component.running, process.name == "keychaind" {
                 component.metrics = (try? Endpoint.read(from: lab.keychaindEndpoint))?.metrics
             }
+            if component.running, process.name == "cloudd" {
+                component.metrics = (try? Endpoint.read(from: lab.clouddEndpoint))?.metrics
+            }
             if component.running, process.name.hasPrefix("device "),
                 let status = try? DeviceClient(state: lab, device: String(process.name.dropFirst("device ".count))).status()
             {
@@ -126,6 +131,13 @@ struct StatusCommand: ParsableCommand {
                 component.installed = status.installed.count
                 component.refused = status.refused.count
                 component.loginKeychainLocked = status.loginKeychainLocked
+                let client = try? DeviceClient(state: lab, device: status.id)
+                if let sync = try? client?.send(DeviceRequest(.sync(.status))).sync {
+                    let online = sync.views.contains(where: \.online)
+                    let queued = sync.views.reduce(0) { $0 + $1.outgoing }
+                    component.iCloudKeychain =
+                        sync.keychainSync ? "on (\(sync.account)), \(online ? "online" : "offline"), \(queued) to upload" : "off (\(sync.account))"
+                }
             }
             components.append(component)
         }
@@ -138,6 +150,7 @@ struct StatusCommand: ParsableCommand {
                     say("    \(platform) \(version), \(component.installed ?? 0) apps installed, \(component.refused ?? 0) refused")
                 }
                 if let locked = component.loginKeychainLocked { say("    login keychain: \(locked ? "locked" : "unlocked")") }
+                if let sync = component.iCloudKeychain { say("    iCloud Keychain: \(sync)") }
                 if let metrics = component.metrics { say("    metrics: \(metrics)") }
             }
         }
