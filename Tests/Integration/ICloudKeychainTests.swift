@@ -189,6 +189,28 @@ import WorldTestSupport
         }
     }
 
+    /// Two devices add the same item offline, under two UUIDs: the lower UUID (the earlier add,
+    /// UUIDs being time-ordered) wins on every device, and the cloud keeps one record.
+    @Test func theSameItemAddedTwiceKeepsTheLowerUUID() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            try lab.sync(.offline, on: "phone")
+            try lab.sync(.offline, on: "mac")
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("phone's, first")) == 0)
+            #expect(try lab.status(.add, on: "mac", as: Self.app, Self.password("mac's, second")) == 0)
+            try lab.sync(.online, on: "mac")
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == "mac's, second")
+            try lab.sync(.online, on: "phone")
+            try lab.syncWait()
+            for device in ["phone", "mac", "pad"] {
+                #expect(try Self.secret(lab, on: device) == "phone's, first", "\(device) keeps the lower UUID's copy")
+            }
+            let listing = try lab.kclab(["cloud", "list", "--account", "alice@example.com", "--view", "Applications", "--json"])
+            let zones = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]])
+            #expect((zones.first?["records"] as? [Any])?.count == 1, "\(listing.stdout)")
+        }
+    }
+
     @Test func thisDeviceOnlyItemsNeverLeave() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("bound", ["pdmn": .string("cku")])) == 0)
