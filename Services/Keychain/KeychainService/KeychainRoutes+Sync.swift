@@ -9,6 +9,8 @@ import ServiceSupport
 extension KeychainRoutes {
     /// The most changes one feed answer carries.
     static let syncPageLimit = 200
+    /// The most writes and deletes one apply carries (a fetch page is 400 records).
+    static let syncApplyLimit = 1000
 
     /// What a device's sync engine reads and writes of its own keychain (docs/icloud-keychain.md):
     /// the changes of its synchronizable items, queued with each write, and the cloud's copies,
@@ -45,6 +47,13 @@ extension KeychainRoutes {
         router.post("/v1/sync/apply") { request, context in
             let device = try await Self.device(context)
             let body = try await Self.decode(KeychainAPI.SyncApply.self, request, context)
+            guard body.writes.count + body.deletes.count <= Self.syncApplyLimit else {
+                throw Self.problem(.badRequest, "at most \(Self.syncApplyLimit) writes and deletes at once")
+            }
+            // An identity is a certificate and a key joined at query time, never stored as one.
+            if body.writes.contains(where: { $0.itemClass == .identity }) {
+                throw Self.problem(.badRequest, "an identity travels as its certificate and its key, not as one item")
+            }
             do {
                 try await self.calls.engine.applyFromCloud(
                     keychain: KeychainName.device(device.udid).rawValue,

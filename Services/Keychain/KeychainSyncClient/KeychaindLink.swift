@@ -42,6 +42,10 @@ public struct KeychaindLink: SyncedKeychain {
         try await apply(KeychainAPI.SyncApply(deletes: [uuid]))
     }
 
+    public func apply(writes: [KeychainItem], deletes: [UUID]) async throws {
+        try await apply(KeychainAPI.SyncApply(writes: writes.map(KeychainAPI.SyncedItem.init), deletes: deletes))
+    }
+
     /// Deletes every synchronizable item of `groups` from the device, without tombstones.
     public func deleteSynced(groups: Set<String>) async throws {
         try await apply(KeychainAPI.SyncApply(deleteGroups: groups.sorted()))

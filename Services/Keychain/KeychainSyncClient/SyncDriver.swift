@@ -8,6 +8,15 @@ public protocol SyncedKeychain: Sendable {
     func write(_ item: KeychainItem) async throws
     /// Deletes the item with this UUID, leaving no tombstone.
     func delete(_ uuid: UUID) async throws
+    /// Deletes `deletes`, then writes `writes`, as one change of the keychain.
+    func apply(writes: [KeychainItem], deletes: [UUID]) async throws
+}
+
+extension SyncedKeychain {
+    public func apply(writes: [KeychainItem], deletes: [UUID]) async throws {
+        for uuid in deletes { try await delete(uuid) }
+        for item in writes { try await write(item) }
+    }
 }
 
 /// Runs one view's ``SyncEngine`` against cloudd: each action the engine returns is carried
@@ -20,6 +29,8 @@ public actor SyncDriver {
     /// item`: the latest ``noteLimit``.
     public private(set) var notes: [(uuid: UUID, note: SyncNote, item: KeychainItem?)] = []
     public static let noteLimit = 200
+    /// How many bytes of records one write to the keychain carries at most (one record may be more).
+    static let applyBytes = 2 << 20
     /// Whether the engine waits for a retry, and when it is due (the caller's clock sends
     /// `.retryDue`).
     public private(set) var retryAfter: Duration?
@@ -39,10 +50,39 @@ public actor SyncDriver {
             let current = events[next]
             next += 1
             if case .retryDue = current { (retryAfter, retryAt) = (nil, nil) }
+            var batch = KeychainBatch()
             for action in engine.handle(current) {
-                if let following = await perform(action) { events.append(following) }
+                switch action {
+                case .writeLocal(let item):
+                    let size = 2 * OutgoingQueue.recordSize(item) + 512
+                    if !batch.writes.isEmpty, batch.bytes + size > Self.applyBytes { await flush(&batch) }
+                    batch.writes.append(item)
+                    batch.bytes += size
+                case .deleteLocal(let uuid):
+                    if !batch.writes.isEmpty { await flush(&batch) }
+                    batch.deletes.append(uuid)
+                default:
+                    await flush(&batch)
+                    if let following = await perform(action) { events.append(following) }
+                }
             }
+            await flush(&batch)
         }
+    }
+
+    /// The keychain's writes and deletes of one step, sent together (deletes first, so a delete
+    /// that follows a write starts the next batch), each batch well under keychaind's 4 MiB body
+    /// (base64 and JSON about double a record).
+    struct KeychainBatch {
+        var writes: [KeychainItem] = []
+        var deletes: [UUID] = []
+        var bytes = 0
+    }
+
+    private func flush(_ batch: inout KeychainBatch) async {
+        guard !batch.writes.isEmpty || !batch.deletes.isEmpty else { return }
+        try? await keychain.apply(writes: batch.writes, deletes: batch.deletes)
+        batch = KeychainBatch()
     }
 
     private func perform(_ action: SyncAction) async -> SyncEvent? {
