@@ -87,10 +87,12 @@ public enum DeviceRuntime {
     ) async throws {
         let sync = try services.cloud.map { cloud in
             let key = try Data(contentsOf: WorldLayout(root: configuration.builtWorld).url(WorldLayout.iCloudKeychainKey(declaration.id)))
+            let sealer = try ItemSealer(keyData: key)
             return AccountSync(
                 keychain: KeychaindLink(client: services.keychain),
-                cloud: CloudClient(client: cloud, sealer: try ItemSealer(keyData: key)),
-                logger: logger
+                cloud: CloudClient(client: cloud, sealer: sealer),
+                logger: logger,
+                stateFile: SyncStateFile(url: configuration.iCloudKeychainState, sealer: sealer)
             )
         }
         let device = Device(

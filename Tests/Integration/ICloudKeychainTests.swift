@@ -115,6 +115,34 @@ import WorldTestSupport
         }
     }
 
+    /// A device restarted while offline comes back as it was: still offline, its edit still
+    /// queued, its change token kept; online again, it fetches from that token and the edit
+    /// uploads (before, a restart lost the queue and the cloud's copy won).
+    @Test func aRestartedDeviceResumesWithItsQueue() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "pad", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            try lab.sync(.offline, on: "pad")
+            let change = Self.query.filter { $0.key != "r_Data" }
+            #expect(try lab.call(.update, on: "pad", as: Self.app, change, changes: ["v_Data": .data(Data("pad's".utf8))]).status == 0)
+            let before = try #require(try lab.sync(.status, on: "pad").views.first { $0.view == "Applications" })
+            #expect(before.outgoing == 1)
+
+            _ = try await Lab.restart("pad", state: lab.state)
+            let after = try #require(try lab.sync(.status, on: "pad").views.first { $0.view == "Applications" })
+            #expect(!after.online, "the device was offline, and still is")
+            #expect(after.outgoing == 1, "the edit still waits to upload")
+            #expect(after.token == before.token, "it resumes from its saved change token")
+            let saved = try Data(contentsOf: lab.state.device("pad").appending(path: "icloud-keychain.sealed"))
+            #expect(saved.firstRange(of: Data("pad's".utf8)) == nil, "the saved state holds no secret in the clear")
+
+            try lab.sync(.online, on: "pad")
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "pad's", "the edit made before the restart reached the others")
+            #expect(try Self.secret(lab, on: "pad") == "pad's")
+        }
+    }
+
     /// Settings › iCloud › Passwords and Keychain off: the device hears nothing and sends
     /// nothing; "Delete from this device" leaves third-party synced items; on again, it catches up.
     @Test func keychainSyncOffStopsTheDeviceAndOnCatchesUp() async throws {

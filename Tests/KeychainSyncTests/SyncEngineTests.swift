@@ -224,4 +224,21 @@ import Testing
         #expect(devices[1].keychain.count == 8)
         #expect(devices[1].engine.token != token)
     }
+
+    /// The device's own upload, fetched back, is no remote change: an edit made offline since
+    /// stays queued and uploads (only a record with another change tag drops it).
+    @Test func fetchingItsOwnUploadBackKeepsAnOfflineEdit() {
+        let devices = online(2)
+        let (phone, mac) = (devices[0], devices[1])
+        var item = password("alice", "v1")
+        phone.write(item)
+        phone.handle(.wentOffline)
+        item.data = Data("edited offline".utf8)
+        phone.write(item)
+        phone.handle(.wentOnline)
+        #expect(phone.notes(for: item.uuid).isEmpty, "\(phone.notes)")
+        #expect(phone.engine.outgoing.isEmpty)
+        mac.handle(.zoneChanged)
+        #expect(mac.secret("alice") == "edited offline")
+    }
 }

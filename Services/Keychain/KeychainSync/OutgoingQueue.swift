@@ -11,6 +11,12 @@ public struct OutgoingEntry: Sendable, Hashable {
     public var action: Action
     /// The item to upload; nil for a delete.
     public var item: KeychainItem?
+
+    public init(uuid: UUID, action: Action, item: KeychainItem?) {
+        self.uuid = uuid
+        self.action = action
+        self.item = item
+    }
 }
 
 /// Why a local change does not become an outgoing entry.
@@ -35,6 +41,11 @@ public struct OutgoingQueue: Sendable, Hashable {
     private var nextPlace = 0
 
     public init() {}
+
+    /// A queue holding `entries`, in that order (a saved queue restored).
+    public init(_ entries: [OutgoingEntry]) {
+        for entry in entries { put(entry) }
+    }
 
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }

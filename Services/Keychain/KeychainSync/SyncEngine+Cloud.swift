@@ -30,15 +30,16 @@ extension SyncEngine {
 
     /// A record the cloud saved. The remote change wins over a pending local edit
     /// (`CKKSItem.m` l.611); of two UUIDs with one primary key the lower is kept
-    /// (`CKKSIncomingQueueOperation.m` l.876-960).
+    /// (`CKKSIncomingQueueOperation.m` l.876-960). A record with the change tag the mirror holds
+    /// (this device's own upload, fetched back) is no remote change.
     private mutating func received(_ record: CloudItem) -> [SyncAction] {
         var actions: [SyncAction] = []
         let uuid = record.uuid
+        if mirror[uuid]?.changeTag == record.changeTag { return actions }
         if outgoing[uuid] != nil, flight[uuid] == nil {
             outgoing.remove(uuid)
             actions.append(.note(uuid, .localEditDiscarded))
         }
-        if mirror[uuid]?.changeTag == record.changeTag { return actions }
         if let other = twin(of: record.item, besides: uuid) {
             guard uuid.uuidString < other.uuidString else {
                 // The local item's UUID is lower: it stays, and this record is not applied.

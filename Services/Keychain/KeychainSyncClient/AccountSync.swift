@@ -8,7 +8,9 @@ public import Logging
 /// iCloud Keychain on one device: a ``SyncDriver`` per view between the device's keychain in
 /// keychaind and its account's zones in cloudd. Local changes come from keychaind's queue (a
 /// long poll), the cloud's from cloudd's `wait` (the lab's push); the link can be taken down and
-/// brought back (`kclab device offline|online`), and the lock state reaches the engines.
+/// brought back (`kclab device offline|online`), and the lock state reaches the engines. With a
+/// ``SyncStateFile``, what the engines hold is saved after each step and restored at the next
+/// start, so a restarted device resumes from its change tokens with its queue intact.
 public actor AccountSync {
     private let keychain: KeychaindLink
     private let cloud: CloudClient
@@ -21,19 +23,35 @@ public actor AccountSync {
     private var cursor: Int64 = 0
     private var forgotten: Int64 = 0
     private var tasks: [Task<Void, Never>] = []
+    private let stateFile: SyncStateFile?
+    /// Saves started, and the last written: a save that a later one overtook is not written.
+    private var savesStarted = 0
+    private var saveFailed = false
 
-    public init(keychain: KeychaindLink, cloud: CloudClient, logger: Logger) {
+    public init(keychain: KeychaindLink, cloud: CloudClient, logger: Logger, stateFile: SyncStateFile? = nil) {
         self.keychain = keychain
         self.cloud = cloud
         self.logger = logger
+        self.stateFile = stateFile
+        var saved = SyncStateFile.State()
+        do {
+            saved = try stateFile?.read() ?? saved
+        } catch {
+            logger.warning("the saved iCloud Keychain state cannot be read; each view starts with a full fetch", metadata: ["error": "\(error)"])
+        }
+        (cursor, forgotten, online, keychainSync) = (saved.cursor, saved.forgotten, saved.online, saved.keychainSync)
         for view in SyncView.allCases {
-            drivers[view] = SyncDriver(view: view, cloud: cloud, keychain: keychain)
+            let engine = saved.views[view].map { SyncEngine(view: view, restoring: $0) } ?? SyncEngine(view: view)
+            drivers[view] = SyncDriver(engine: engine, cloud: cloud, keychain: keychain)
         }
     }
 
-    /// Brings every view online and starts listening to keychaind and cloudd until ``stop()``.
+    /// Brings every view online (unless the device was left offline or with iCloud Keychain
+    /// off) and starts listening to keychaind and cloudd until ``stop()``.
     public func start() async {
-        for driver in drivers.values { await driver.handle(.wentOnline) }
+        if online, keychainSync {
+            for view in SyncView.allCases { await handle(.wentOnline, in: view) }
+        }
         tasks.append(Task { await self.followLocalChanges() })
         for view in SyncView.allCases {
             tasks.append(Task { await self.followZone(view) })
@@ -47,7 +65,7 @@ public actor AccountSync {
             try? await Task.sleep(for: .seconds(1))
             for view in SyncView.allCases {
                 guard let driver = drivers[view], let due = await driver.retryAt, due <= .now else { continue }
-                await driver.handle(.retryDue)
+                await handle(.retryDue, in: view)
             }
         }
     }
@@ -63,10 +81,11 @@ public actor AccountSync {
         guard on != online else { return }
         online = on
         logger.info(on ? "iCloud Keychain online" : "iCloud Keychain offline")
-        guard keychainSync else { return }
-        for view in SyncView.allCases {
-            await drivers[view]?.handle(on ? .wentOnline : .wentOffline)
+        guard keychainSync else {
+            await save()
+            return
         }
+        for view in SyncView.allCases { await handle(on ? .wentOnline : .wentOffline, in: view) }
     }
 
     /// Turns iCloud Keychain off or on. Off, the device neither takes its changes nor hears
@@ -85,14 +104,14 @@ public actor AccountSync {
         logger.info(on ? "iCloud Keychain turned on" : "iCloud Keychain turned off", metadata: ["deleting": "\(deleting)"])
         if on {
             for view in SyncView.allCases {
-                let driver = SyncDriver(view: view, cloud: cloud, keychain: keychain)
-                drivers[view] = driver
-                if online { await driver.handle(.wentOnline) }
+                drivers[view] = SyncDriver(view: view, cloud: cloud, keychain: keychain)
+                if online { await handle(.wentOnline, in: view) }
             }
         } else {
-            for view in SyncView.allCases { await drivers[view]?.handle(.wentOffline) }
+            for view in SyncView.allCases { await handle(.wentOffline, in: view) }
             if deleting { await deleteSignedOutGroups() }
         }
+        await save()
     }
 
     private func deleteSignedOutGroups() async {
@@ -105,15 +124,13 @@ public actor AccountSync {
 
     /// The device locked or unlocked: class-A items from the cloud wait for the unlock.
     public func setLocked(_ locked: Bool) async {
-        for view in SyncView.allCases {
-            await drivers[view]?.handle(locked ? .locked : .unlocked)
-        }
+        for view in SyncView.allCases { await handle(locked ? .locked : .unlocked, in: view) }
     }
 
     /// A failed upload or fetch waits 30 minutes on a device; the lab's clock can skip the wait.
     public func retryNow() async {
         for view in SyncView.allCases {
-            if let driver = drivers[view], await driver.retryAfter != nil { await driver.handle(.retryDue) }
+            if let driver = drivers[view], await driver.retryPending { await handle(.retryDue, in: view) }
         }
     }
 
@@ -130,7 +147,7 @@ public actor AccountSync {
                     outgoing: engine.outgoing.count,
                     uploading: engine.uploading,
                     heldWhileLocked: engine.held.count,
-                    retryPending: await driver.retryAfter != nil,
+                    retryPending: await driver.retryPending,
                     lastError: engine.lastError
                 )
             )
@@ -183,6 +200,35 @@ public actor AccountSync {
         (try? await keychain.changes(after: cursor).isEmpty == false) ?? false
     }
 
+    // MARK: Steps, saved
+
+    /// Feeds `event` to `view`'s engine, then saves what the engines hold.
+    private func handle(_ event: SyncEvent, in view: SyncView) async {
+        await drivers[view]?.handle(event)
+        await save()
+    }
+
+    /// Writes the engines' state to the state file, unless a later save overtook this one.
+    private func save() async {
+        guard let stateFile else { return }
+        savesStarted += 1
+        let number = savesStarted
+        var state = SyncStateFile.State()
+        (state.cursor, state.forgotten, state.online, state.keychainSync) = (cursor, forgotten, online, keychainSync)
+        for view in SyncView.allCases {
+            if let driver = drivers[view] { state.views[view] = await driver.engine.saved }
+        }
+        guard number == savesStarted else { return }
+        do {
+            try stateFile.write(state)
+            saveFailed = false
+        } catch {
+            // Said once, not at every step.
+            if !saveFailed { logger.warning("the iCloud Keychain state was not saved", metadata: ["error": "\(error)"]) }
+            saveFailed = true
+        }
+    }
+
     // MARK: The two feeds
 
     private func followLocalChanges() async {
@@ -216,6 +262,7 @@ public actor AccountSync {
                 : SyncPolicy.view(of: item)
             if let view { byView[view, default: []].append(change) }
         }
+        var handled = false
         for view in SyncView.allCases {
             guard let changes = byView[view], let driver = drivers[view] else { continue }
             let engine = await driver.engine
@@ -225,8 +272,13 @@ public actor AccountSync {
                 if change.deleted, old == nil, engine.outgoing[change.item.uuid] == nil { return nil }
                 return LocalChange(uuid: change.item.uuid, old: old, new: change.deleted ? nil : change.item)
             }
-            if !local.isEmpty { await driver.handle(.localChanges(local)) }
+            if !local.isEmpty {
+                await handle(.localChanges(local), in: view)
+                handled = true
+            }
         }
+        // The cursor moved: kept even when no view took a change.
+        if !handled { await save() }
         await forgetUploaded()
     }
 
@@ -239,6 +291,7 @@ public actor AccountSync {
         do {
             try await keychain.forget(through: cursor)
             forgotten = cursor
+            await save()
         } catch {
             logger.debug("keychaind did not forget sync changes: \(error)")
         }
@@ -253,7 +306,7 @@ public actor AccountSync {
             let token = await driver.engine.token
             do {
                 if try await cloud.wait(view: view, since: token, seconds: 20) {
-                    await driver.handle(.zoneChanged)
+                    await handle(.zoneChanged, in: view)
                     // A fetch that failed leaves the token where it was: do not spin on it.
                     if await driver.engine.token == token { try? await Task.sleep(for: .seconds(1)) }
                 }

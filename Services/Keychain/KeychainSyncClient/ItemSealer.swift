@@ -35,21 +35,33 @@ public struct ItemSealer: Sendable {
 
     public func seal(_ item: KeychainItem) throws -> Data {
         let plaintext = try JSONEncoder().encode(Sealed(itemClass: item.itemClass.rawValue, attributes: item.attributes, data: item.data))
-        guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: Data(item.uuid.uuidString.utf8)).combined else {
-            throw Failure.cannotOpen(item.uuid)
-        }
-        return combined
+        guard let sealed = try? seal(plaintext, context: item.uuid.uuidString) else { throw Failure.cannotOpen(item.uuid) }
+        return sealed
     }
 
     public func open(_ payload: Data, uuid: UUID) throws -> KeychainItem {
         do {
-            let box = try AES.GCM.SealedBox(combined: payload)
-            let plaintext = try AES.GCM.open(box, using: key, authenticating: Data(uuid.uuidString.utf8))
+            let plaintext = try open(payload, context: uuid.uuidString)
             let sealed = try JSONDecoder().decode(Sealed.self, from: plaintext)
             guard let itemClass = ItemClass(rawValue: sealed.itemClass) else { throw Failure.cannotOpen(uuid) }
             return KeychainItem(keychain: "", itemClass: itemClass, uuid: uuid, attributes: sealed.attributes, data: sealed.data)
         } catch {
             throw Failure.cannotOpen(uuid)
         }
+    }
+
+    /// Seals `plaintext` so that only this key opens it, and only for `context` (the associated
+    /// data: a record's UUID, or what a saved file is).
+    public func seal(_ plaintext: Data, context: String) throws -> Data {
+        guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: Data(context.utf8)).combined else {
+            throw CryptoKitError.incorrectParameterSize
+        }
+        return combined
+    }
+
+    /// What ``seal(_:context:)`` sealed; throws when `payload` was sealed with another key or for
+    /// another context, or was altered.
+    public func open(_ payload: Data, context: String) throws -> Data {
+        try AES.GCM.open(AES.GCM.SealedBox(combined: payload), using: key, authenticating: Data(context.utf8))
     }
 }

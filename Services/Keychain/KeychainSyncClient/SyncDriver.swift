@@ -31,16 +31,22 @@ public actor SyncDriver {
     public static let noteLimit = 200
     /// How many bytes of records one write to the keychain carries at most (one record may be more).
     static let applyBytes = 2 << 20
-    /// Whether the engine waits for a retry, and when it is due (the caller's clock sends
-    /// `.retryDue`).
-    public private(set) var retryAfter: Duration?
+    /// When the engine's retry is due, if it waits for one (the caller's clock sends `.retryDue`).
     public private(set) var retryAt: ContinuousClock.Instant?
 
-    public init(view: SyncView, cloud: CloudClient, keychain: any SyncedKeychain) {
-        engine = SyncEngine(view: view)
+    /// A driver of `engine` (a fresh one, or one restored from a saved state).
+    public init(engine: SyncEngine, cloud: CloudClient, keychain: any SyncedKeychain) {
+        self.engine = engine
         self.cloud = cloud
         self.keychain = keychain
     }
+
+    public init(view: SyncView, cloud: CloudClient, keychain: any SyncedKeychain) {
+        self.init(engine: SyncEngine(view: view), cloud: cloud, keychain: keychain)
+    }
+
+    /// Whether the engine waits for a retry.
+    public var retryPending: Bool { retryAt != nil }
 
     /// Feeds `event` and everything that follows from it to the engine.
     public func handle(_ event: SyncEvent) async {
@@ -49,7 +55,7 @@ public actor SyncDriver {
         while next < events.count {
             let current = events[next]
             next += 1
-            if case .retryDue = current { (retryAfter, retryAt) = (nil, nil) }
+            if case .retryDue = current { retryAt = nil }
             var batch = KeychainBatch()
             for action in engine.handle(current) {
                 switch action {
@@ -109,7 +115,6 @@ public actor SyncDriver {
         case .deleteLocal(let uuid):
             try? await keychain.delete(uuid)
         case .retry(let delay):
-            retryAfter = delay
             retryAt = .now + delay
         case .note(let uuid, let note):
             let item = engine.mirror[uuid]?.item ?? engine.outgoing[uuid]?.item ?? engine.held[uuid]?.item
