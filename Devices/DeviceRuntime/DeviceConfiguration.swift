@@ -70,7 +70,7 @@ public struct DeviceConfiguration: Sendable {
     public var runFolder: URL { state.appending(path: "run") }
     /// What the device's iCloud Keychain engines hold, sealed with the account's key, kept
     /// across restarts.
-    public var iCloudKeychainState: URL { state.appending(path: "icloud-keychain.sealed") }
+    public var iCloudKeychainState: URL { state.appending(path: ICloudSignIn.keychainStateFileName) }
     /// Every prompt the device's user was shown, one JSON object per line.
     public var promptLog: URL { state.appending(path: PromptLog.fileName) }
     /// Written once the device is ready: its status as JSON.

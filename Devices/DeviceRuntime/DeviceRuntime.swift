@@ -19,9 +19,17 @@ public enum DeviceRuntime {
         // device is ready before it is: health checks and kclab wait for a fresh one.
         try? FileManager.default.removeItem(at: configuration.readyFile)
         let world = try World.load(contentsOf: configuration.worldFile)
-        guard let declaration = world.device(configuration.id) else {
+        guard var declaration = world.device(configuration.id) else {
             throw DeviceFailure("the world declares no device '\(configuration.id)'")
         }
+        // Signed out, or in to another account, since the world started it: its identity is
+        // that account's certificate, which the world builder made for each it may use.
+        let (worldAccount, allowed) = (declaration.iCloudAccount, declaration.signInAccounts)
+        declaration.iCloudAccount = ICloudSignIn.account(deviceState: configuration.state, worldAccount: worldAccount)
+        if let account = declaration.iCloudAccount, !allowed.contains(account) {
+            throw DeviceFailure("\(declaration.id) is signed in to \(account), which the world does not let it use (iCloudAccounts)")
+        }
+        let identityFolder = WorldLayout.deviceIdentityFolder(declaration.id, account: declaration.iCloudAccount, worldAccount: worldAccount)
         let layout = WorldLayout(root: configuration.builtWorld)
         let trust = try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))
         let installer = Installer(
@@ -45,7 +53,7 @@ public enum DeviceRuntime {
         let webCredentialsURL = try await configuration.webcredentiald?.endpoint(service: "webcredentiald").url
         // iCloud Keychain runs on a device signed in to an account, when the lab runs cloudd.
         let cloudURL = declaration.iCloudAccount == nil ? nil : try await configuration.cloudd?.endpoint(service: "cloudd").url
-        let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, device: declaration.id)
+        let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, identityFolder: identityFolder)
         let calls = try endpoint.calls.flatMap(ServiceAddress.hostAndPort).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
         let services = Services(
             keychain: ServiceClient(baseURL: endpoint.url, tls: tls),
@@ -55,7 +63,10 @@ public enum DeviceRuntime {
             cloud: cloudURL.map { ServiceClient(baseURL: $0, tls: tls) }
         )
         // The HTTP clients are closed whatever ends the device, cancellation included.
-        let device = CancellableWork { try await serve(configuration, declaration, services, installer, installed, refused, logger) }
+        let signedIn = declaration
+        let device = CancellableWork {
+            try await serve(configuration, signedIn, identityFolder, services, installer, installed, refused, logger)
+        }
         try await DaemonLifecycle.run([device], logger: logger, finally: { await services.shutdown() })
     }
 
@@ -79,6 +90,7 @@ public enum DeviceRuntime {
     private static func serve(
         _ configuration: DeviceConfiguration,
         _ declaration: WorldFile.Device,
+        _ identityFolder: String,
         _ services: Services,
         _ installer: Installer,
         _ installed: [Installer.Installed],
@@ -86,7 +98,9 @@ public enum DeviceRuntime {
         _ logger: Logger
     ) async throws {
         let sync = try services.cloud.map { cloud in
-            let key = try Data(contentsOf: WorldLayout(root: configuration.builtWorld).url(WorldLayout.iCloudKeychainKey(declaration.id)))
+            let key = try Data(
+                contentsOf: WorldLayout(root: configuration.builtWorld).url(WorldLayout.iCloudKeychainKey(identityFolder: identityFolder))
+            )
             let sealer = try ItemSealer(keyData: key)
             return AccountSync(
                 keychain: KeychaindLink(client: services.keychain),

@@ -21,7 +21,7 @@ import WorldTestSupport
         devices:
           - {id: phone, osVersion: "17.4", passcode: "1234", iCloudAccount: alice@example.com, apps: [com.example.App]}
           - {id: mac, platform: macos, osVersion: "14.5", iCloudAccount: alice@example.com, apps: [com.example.App]}
-          - {id: pad, osVersion: "17.4", iCloudAccount: alice@example.com, apps: [com.example.App]}
+          - {id: pad, osVersion: "17.4", iCloudAccount: alice@example.com, iCloudAccounts: [bob@example.com], apps: [com.example.App]}
           - {id: other, osVersion: "17.4", iCloudAccount: bob@example.com, apps: [com.example.App]}
         """
     static let app = "com.example.App"
@@ -140,6 +140,44 @@ import WorldTestSupport
             try lab.syncWait()
             #expect(try Self.secret(lab, on: "phone") == "pad's", "the edit made before the restart reached the others")
             #expect(try Self.secret(lab, on: "pad") == "pad's")
+        }
+    }
+
+    /// Signing out keeps the device's copies; signing in to another account fetches that
+    /// account's items and uploads what the device kept, as a real device merges them, and the
+    /// first account's devices see nothing of the second's. The account is the certificate's:
+    /// one the world does not let the device use is refused.
+    @Test func signingOutAndInToAnotherAccount() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            let bobsQuery = Self.query.merging(["acct": .string("bob")]) { $1 }
+            func bobs(on device: String) throws -> String? {
+                let answer = try lab.call(.copyMatching, on: device, as: Self.app, bobsQuery)
+                guard answer.status == 0, case .data(let data)? = answer.result else { return nil }
+                return String(decoding: data, as: UTF8.self)
+            }
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("alice's")) == 0)
+            #expect(try lab.status(.add, on: "other", as: Self.app, Self.password("bob's", ["acct": .string("bob")])) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "pad") == "alice's")
+
+            let early = try lab.kclab(["device", "icloud", "sign-in", "bob@example.com", "--device", "pad"])
+            #expect(early.status != 0 && early.stderr.contains("sign out first"), "\(early.stderr)")
+            let out = try lab.kclab(["device", "icloud", "sign-out", "--keep", "--device", "pad"])
+            #expect(out.status == 0 && out.stdout.contains("signed out of alice@example.com"), "\(out.stdout)\(out.stderr)")
+            #expect(throws: (any Error).self, "signed out, it syncs nothing") { try lab.sync(.status, on: "pad") }
+            #expect(try Self.secret(lab, on: "pad") == "alice's", "its copy is kept")
+            let stranger = try lab.kclab(["device", "icloud", "sign-in", "carol@example.com", "--device", "pad"])
+            #expect(stranger.status != 0 && stranger.stderr.contains("iCloudAccounts"), "\(stranger.stderr)")
+
+            let signIn = try lab.kclab(["device", "icloud", "sign-in", "bob@example.com", "--device", "pad"])
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            #expect(try lab.sync(.status, on: "pad").account == "bob@example.com")
+            try lab.syncWait()
+            #expect(try bobs(on: "pad") == "bob's", "bob's items reached the pad")
+            #expect(try Self.secret(lab, on: "other") == "alice's", "the pad's kept item merged into bob's account")
+            #expect(try bobs(on: "phone") == nil, "alice's devices see nothing of bob's")
+            let status = try lab.kclab(["sync", "status", "--device", "pad"])
+            #expect(status.status == 0, "\(status.stderr)")
         }
     }
 

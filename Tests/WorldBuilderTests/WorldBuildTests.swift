@@ -142,6 +142,22 @@ import X509
             #expect(try DeviceIdentity(certificateDER: Data(device.serializeAsPEM().derBytes))?.iCloudAccount == "alice@example.com")
             let accountless = try Certificate(pemEncoded: String(decoding: Data(contentsOf: built.file("devices/dev-b/device.pem")), as: UTF8.self))
             #expect(try DeviceIdentity(certificateDER: Data(accountless.serializeAsPEM().derBytes))?.iCloudAccount == nil)
+            // One identity for each account the device may be signed in to, and one signed out,
+            // each with its account's key; a device with no account has nothing to sign out of.
+            func account(_ folder: String) throws -> String? {
+                let certificate = try Certificate(pemEncoded: String(decoding: Data(contentsOf: built.file("\(folder)/device.pem")), as: UTF8.self))
+                #expect(certificate.commonName == TestWorlds.deviceA)
+                #expect(try Certificate.chain(Data(contentsOf: built.file("\(folder)/device-chain.pem"))).count == 2)
+                return DeviceIdentity(certificateDER: Data(try certificate.serializeAsPEM().derBytes))?.iCloudAccount
+            }
+            #expect(try account("devices/dev-a/accounts/bob@example.com") == "bob@example.com")
+            #expect(try account("devices/dev-a/signed-out") == nil)
+            #expect(
+                try Data(contentsOf: built.file("devices/dev-a/accounts/bob@example.com/icloud-keychain.key"))
+                    == Data(contentsOf: built.file("accounts/bob@example.com/keychain.key"))
+            )
+            #expect(!FileManager.default.fileExists(atPath: built.file("devices/dev-a/signed-out/icloud-keychain.key").path))
+            #expect(!FileManager.default.fileExists(atPath: built.file("devices/dev-b/signed-out").path))
 
             let web = try built.webTrustStore()
             for (file, host) in [

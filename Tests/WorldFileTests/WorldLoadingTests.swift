@@ -37,6 +37,23 @@ import WorldFile
         }
     }
 
+    /// `iCloudAccounts` lists the other accounts a device may sign in to, each checked as
+    /// `iCloudAccount` is; the one it starts with is not listed twice.
+    @Test func aDeviceMayListOtherICloudAccounts() throws {
+        let world = try World.parse(
+            yaml:
+                "devices:\n  - {id: p, osVersion: 17, iCloudAccount: a@example.com, iCloudAccounts: [b@example.com, a@example.com, b@example.com]}\n",
+            file: "world.yaml"
+        )
+        #expect(world.devices.first?.otherICloudAccounts == ["b@example.com"])
+        #expect(world.devices.first?.signInAccounts == ["a@example.com", "b@example.com"])
+        let signedOut = try World.parse(yaml: "devices:\n  - {id: p, osVersion: 17, iCloudAccounts: [b@example.com]}\n", file: "world.yaml")
+        #expect(signedOut.devices.first?.signInAccounts == ["b@example.com"], "a device may start signed out")
+        #expect(throws: WorldError.self) {
+            try World.parse(yaml: "devices:\n  - {id: p, osVersion: 17, iCloudAccounts: [../escape]}\n", file: "world.yaml")
+        }
+    }
+
     @Test func loadsTheWrappersWorld() throws {
         let world = try World.load(contentsOf: Self.demo.deletingLastPathComponent().appending(path: "wrappers.yaml"))
         let host = try #require(world.app(try BundleID("com.kishikawakatsumi.KeychainAccess.TestHost")))

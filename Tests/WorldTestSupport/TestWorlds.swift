@@ -80,7 +80,7 @@ public enum TestWorlds {
             entitlements:
               keychain-access-groups: [$(AppIdentifierPrefix)shared]
         devices:
-          - {id: dev-a, udid: \(deviceA), osVersion: "17.4", iCloudAccount: alice@example.com}
+          - {id: dev-a, udid: \(deviceA), osVersion: "17.4", iCloudAccount: alice@example.com, iCloudAccounts: [bob@example.com]}
           - {id: dev-b, udid: \(deviceB), osVersion: "12.5"}
         websites:
           - domain: example.com

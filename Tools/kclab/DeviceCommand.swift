@@ -83,9 +83,69 @@ struct DeviceCommand: ParsableCommand {
     struct ICloud: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "icloud",
-            abstract: "The device's iCloud settings.",
-            subcommands: [KeychainSync.self]
+            abstract: "The device's iCloud settings: iCloud Keychain on or off, signing out and in.",
+            subcommands: [KeychainSync.self, SignOut.self, SignIn.self]
         )
+
+        /// `kclab device icloud sign-out --keep|--delete`
+        struct SignOut: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "sign-out",
+                abstract: "Sign the device out of its iCloud account, keeping or deleting its synced passwords.",
+                discussion: """
+                    The account is the device's certificate's, so the device restarts with the certificate the world \
+                    builder made for it signed out. --delete first removes the synchronizable items of Apple's \
+                    password, credit-card and passkey groups from this device, without tombstones; third-party apps' \
+                    synchronizable items stay either way, as on iOS. Needs a lab started by kclab up.
+                    """
+            )
+            @Flag(help: "Keep this device's copies.")
+            var keep = false
+            @Flag(help: "Delete the synced passwords, credit cards and passkeys from this device.")
+            var delete = false
+            @OptionGroup var target: Target
+
+            func validate() throws {
+                if keep == delete { throw ValidationError("signing out asks: give --keep or --delete") }
+            }
+
+            func run() async throws {
+                let state = LabState(root: URL(fileURLWithPath: target.state))
+                let account: String
+                do {
+                    account = try await Lab.signOut(target.device, deleting: delete, state: state)
+                } catch {
+                    throw fail("\(error)")
+                }
+                say("\(target.device): signed out of \(account)\(delete ? ", synced passwords deleted from this device" : ", copies kept")")
+            }
+        }
+
+        /// `kclab device icloud sign-in ACCOUNT`
+        struct SignIn: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "sign-in",
+                abstract: "Sign the signed-out device in to an iCloud account the world lets it use.",
+                discussion: """
+                    The accounts a device may use are its iCloudAccount and those its iCloudAccounts list names. \
+                    The device restarts with that account's certificate; its iCloud Keychain fetches the account's \
+                    zones and uploads the synchronizable items the device kept, as a real device merges them.
+                    """
+            )
+            @Argument(help: "The iCloud account (an email address).")
+            var account: String
+            @OptionGroup var target: Target
+
+            func run() async throws {
+                let state = LabState(root: URL(fileURLWithPath: target.state))
+                do {
+                    try await Lab.signIn(target.device, account: account, state: state)
+                } catch {
+                    throw fail("\(error)")
+                }
+                say("\(target.device): signed in to \(account)")
+            }
+        }
 
         struct KeychainSync: ParsableCommand {
             static let configuration = CommandConfiguration(

@@ -25,10 +25,10 @@ struct LabOptions: ParsableArguments {
 
     var lab: LabState { LabState(root: URL(fileURLWithPath: state)) }
 
-    /// The lab's world.
+    /// The lab's world, each device signed in to the iCloud account it is signed in to now.
     func load() throws -> World {
         guard let file = lab.worldFile(given: world) else { throw LabFailure("nothing was started in \(state); run kclab up") }
-        return try World.load(contentsOf: file)
+        return lab.signedIn(try World.load(contentsOf: file))
     }
 
     /// The daemons whose admin routes kclab calls.

@@ -35,6 +35,23 @@ extension KeychainEngine {
         }
     }
 
+    /// Queues a change for every synchronizable item of `keychain` (not its tombstones), as
+    /// CKKS's scan of local items finds them when a view starts afresh
+    /// (`CKKSScanLocalItemsOperation`): the device's engine uploads those its account lacks.
+    /// Returns how many were queued.
+    public func queueEverySynced(keychain: String) async throws -> Int {
+        try await store.write { writer in
+            var queued = 0
+            for itemClass in ItemClass.allCases {
+                for item in try writer.items(matching: ItemFilter(keychains: [keychain], itemClass: itemClass, synchronizable: true)) {
+                    try writer.queueSyncChange(item)
+                    queued += 1
+                }
+            }
+            return queued
+        }
+    }
+
     /// The device has taken `keychain`'s changes up to `sequence`.
     public func forgetSyncChanges(keychain: String, through sequence: Int64) async throws {
         try await store.forgetSyncChanges(keychain: keychain, through: sequence)

@@ -44,6 +44,12 @@ extension KeychainRoutes {
             try await self.calls.engine.forgetSyncChanges(keychain: KeychainName.device(device.udid).rawValue, through: through)
             return try Self.json(["status": "ok"])
         }
+        router.post("/v1/sync/rescan") { _, context in
+            let device = try await Self.device(context)
+            let queued = try await self.calls.engine.queueEverySynced(keychain: KeychainName.device(device.udid).rawValue)
+            context.logger.info("synced items queued for a rescan", metadata: ["device.udid": "\(device.udid)", "items": "\(queued)"])
+            return try Self.json(["status": "ok"])
+        }
         router.post("/v1/sync/apply") { request, context in
             let device = try await Self.device(context)
             let body = try await Self.decode(KeychainAPI.SyncApply.self, request, context)

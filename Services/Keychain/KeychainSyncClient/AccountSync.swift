@@ -27,6 +27,9 @@ public actor AccountSync {
     /// Saves started, and the last written: a save that a later one overtook is not written.
     private var savesStarted = 0
     private var saveFailed = false
+    /// No saved state: the engines start from nothing, and the device's synced items are
+    /// scanned once they have fetched the cloud's.
+    private let startsAfresh: Bool
 
     public init(keychain: KeychaindLink, cloud: CloudClient, logger: Logger, stateFile: SyncStateFile? = nil) {
         self.keychain = keychain
@@ -40,6 +43,7 @@ public actor AccountSync {
             logger.warning("the saved iCloud Keychain state cannot be read; each view starts with a full fetch", metadata: ["error": "\(error)"])
         }
         (cursor, forgotten, online, keychainSync) = (saved.cursor, saved.forgotten, saved.online, saved.keychainSync)
+        startsAfresh = saved.views.isEmpty
         for view in SyncView.allCases {
             let engine = saved.views[view].map { SyncEngine(view: view, restoring: $0) } ?? SyncEngine(view: view)
             drivers[view] = SyncDriver(engine: engine, cloud: cloud, keychain: keychain)
@@ -51,6 +55,15 @@ public actor AccountSync {
     public func start() async {
         if online, keychainSync {
             for view in SyncView.allCases { await handle(.wentOnline, in: view) }
+        }
+        if startsAfresh {
+            // CKKS scans the keychain when a view starts afresh (a device signed in to an
+            // account): what the account lacks uploads, what it has is the same item.
+            do {
+                try await keychain.rescan()
+            } catch {
+                logger.warning("the device's synced items were not scanned", metadata: ["error": "\(error)"])
+            }
         }
         tasks.append(Task { await self.followLocalChanges() })
         for view in SyncView.allCases {
@@ -268,8 +281,10 @@ public actor AccountSync {
             let engine = await driver.engine
             let local = changes.compactMap { change -> LocalChange? in
                 let old = engine.mirror[change.item.uuid]?.item
-                // A delete of an item the cloud never had and nothing queued is not a change.
+                // A delete of an item the cloud never had and nothing queued is not a change,
+                // nor is the item the cloud holds (a scan finds it).
                 if change.deleted, old == nil, engine.outgoing[change.item.uuid] == nil { return nil }
+                if !change.deleted, old == change.item, engine.outgoing[change.item.uuid] == nil { return nil }
                 return LocalChange(uuid: change.item.uuid, old: old, new: change.deleted ? nil : change.item)
             }
             if !local.isEmpty {

@@ -46,6 +46,12 @@ public struct KeychaindLink: SyncedKeychain {
         try await apply(KeychainAPI.SyncApply(writes: writes.map(KeychainAPI.SyncedItem.init), deletes: deletes))
     }
 
+    /// Asks keychaind to queue every synchronizable item of the device as a change (CKKS's scan
+    /// of local items), so the engines upload what the account lacks.
+    public func rescan() async throws {
+        _ = try await client.send(.POST, "/v1/sync/rescan", [String: String](), as: [String: String].self)
+    }
+
     /// Deletes every synchronizable item of `groups` from the device, without tombstones.
     public func deleteSynced(groups: Set<String>) async throws {
         try await apply(KeychainAPI.SyncApply(deleteGroups: groups.sorted()))

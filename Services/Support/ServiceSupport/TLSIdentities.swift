@@ -38,7 +38,13 @@ public enum TLSIdentities {
 
     /// A device's client side: its certificate chain and key, trusting the world's web root for servers.
     public static func deviceClient(world: URL, device: String) throws -> TLSConfiguration {
-        try client(world: world, chain: "devices/\(device)/device-chain.pem", key: WorldLayout.key(for: WorldLayout.deviceCertificate(device)))
+        try deviceClient(world: world, identityFolder: "devices/\(device)")
+    }
+
+    /// A device's client side with the identity in `identityFolder` of the built world (one per
+    /// iCloud account it may be signed in to: `WorldLayout.deviceIdentityFolder`).
+    public static func deviceClient(world: URL, identityFolder: String) throws -> TLSConfiguration {
+        try client(world: world, chain: "\(identityFolder)/device-chain.pem", key: WorldLayout.key(for: "\(identityFolder)/device.pem"))
     }
 
     /// A system service's client side (webcredentiald calling keychaind and associationd): its

@@ -62,19 +62,26 @@ public struct WorldBuilder: Sendable {
         }
         for device in world.devices {
             let subject = TrustHierarchy.name(device.udid, unit: device.id, organization: "KeychainLab Devices")
-            let identity = try store.identity(
-                WorldLayout.deviceCertificate(device.id),
-                subject: subject,
-                profile: .client(.device, iCloudAccount: device.iCloudAccount),
-                issuer: trust.deviceCA,
-                now: now
-            )
-            _ = try store.put("devices/\(device.id)/device-chain.pem", identity.chainPEM)
-            if let account = device.iCloudAccount {
-                // The account's keychain key, which seals its synced items for cloudd (which
-                // cannot open them), goes to the account's devices only.
-                let key = try store.symmetricKey(WorldLayout.accountKeychainKey(account))
-                _ = try store.put(WorldLayout.iCloudKeychainKey(device.id), key, permissions: 0o600)
+            // The account is the certificate's, so a device gets an identity for each account
+            // it may be signed in to, and one signed out if it has an account to sign out of.
+            var accounts: [String?] = [device.iCloudAccount] + device.otherICloudAccounts.map(Optional.some)
+            if device.iCloudAccount != nil { accounts.append(nil) }
+            for account in accounts {
+                let folder = WorldLayout.deviceIdentityFolder(device.id, account: account, worldAccount: device.iCloudAccount)
+                let identity = try store.identity(
+                    "\(folder)/device.pem",
+                    subject: subject,
+                    profile: .client(.device, iCloudAccount: account),
+                    issuer: trust.deviceCA,
+                    now: now
+                )
+                _ = try store.put("\(folder)/device-chain.pem", identity.chainPEM)
+                if let account {
+                    // The account's keychain key, which seals its synced items for cloudd (which
+                    // cannot open them), goes to the account's devices only.
+                    let key = try store.symmetricKey(WorldLayout.accountKeychainKey(account))
+                    _ = try store.put(WorldLayout.iCloudKeychainKey(identityFolder: folder), key, permissions: 0o600)
+                }
             }
             let description = DeviceDescription(id: device.id, udid: device.udid, platform: device.platform, osVersion: device.osVersion.description)
             _ = try store.put(WorldLayout.deviceDescription(device.id), description.encoded())

@@ -5,7 +5,8 @@ import UserAnswers
 
 extension Device {
     static let keys = [
-        "id", "udid", "platform", "osVersion", "iCloudAccount", "passcode", "apps", "passwordAutoFill", "user", "browser", "developerMode", "mdm",
+        "id", "udid", "platform", "osVersion", "iCloudAccount", "iCloudAccounts", "passcode", "apps", "passwordAutoFill", "user", "browser",
+        "developerMode", "mdm",
     ]
 
     init(yaml value: YAMLValue) throws(WorldError) {
@@ -43,15 +44,11 @@ extension Device {
             }
             passcode = text
         }
-        var account: String?
-        if let accountValue = mapping.optional("iCloudAccount") {
-            let text = try accountValue.string()
-            // An address of letters, digits and `._%+-`: it names the account's folder in the built world.
-            let allowed = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._%+-@".contains($0)) }
-            guard text.contains("@"), allowed, !text.hasPrefix(".") else {
-                throw accountValue.error(.malformedValue, "'\(text)' is not an iCloud account (an email address)")
-            }
-            account = text
+        let account = try mapping.optional("iCloudAccount").map(Self.iCloudAccount)
+        var otherAccounts: [String] = []
+        for element in try mapping.optional("iCloudAccounts")?.sequence() ?? [] {
+            let other = try Self.iCloudAccount(element)
+            if other != account, !otherAccounts.contains(other) { otherAccounts.append(other) }
         }
         guard let versionValue = mapping.optional("osVersion") else {
             throw value.error(.missingKey, "the required key 'osVersion' is missing")
@@ -62,6 +59,7 @@ extension Device {
             platform: platform,
             osVersion: try versionValue.parse { text throws(IdentityError) in try OSVersion(text) },
             iCloudAccount: account,
+            otherICloudAccounts: otherAccounts,
             passcode: passcode,
             apps: apps,
             passwordAutoFill: try mapping.optional("passwordAutoFill")?.bool() ?? true,
@@ -70,6 +68,17 @@ extension Device {
             developerMode: try mapping.optional("developerMode")?.bool() ?? true,
             mdm: try mapping.optional("mdm").map(Self.mdm)
         )
+    }
+
+    /// An iCloud account: an address of letters, digits and `._%+-`, since it names the
+    /// account's folder in the built world.
+    static func iCloudAccount(_ value: YAMLValue) throws(WorldError) -> String {
+        let text = try value.string()
+        let allowed = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._%+-@".contains($0)) }
+        guard text.contains("@"), allowed, !text.hasPrefix(".") else {
+            throw value.error(.malformedValue, "'\(text)' is not an iCloud account (an email address)")
+        }
+        return text
     }
 
     /// `mdm: {domains: [example.com], directDownloads: false}`.

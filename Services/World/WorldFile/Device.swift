@@ -11,8 +11,11 @@ public struct Device: Hashable, Sendable {
     public var platform: Platform
     /// The OS version; where Apple changed behaviour, it decides.
     public var osVersion: OSVersion
-    /// The iCloud account signed in, whose synchronizable items the device shares.
+    /// The iCloud account signed in when the lab starts, whose synchronizable items the device shares.
     public var iCloudAccount: String?
+    /// The other accounts `kclab device icloud sign-in` may sign it in to (`iCloudAccounts:`):
+    /// the world builder makes a certificate for each, since the account is the certificate's.
+    public var otherICloudAccounts: [String]
     /// The passcode; `nil` for a device without one (always unlocked).
     public var passcode: String?
     /// The apps installed on it.
@@ -27,6 +30,9 @@ public struct Device: Hashable, Sendable {
     public var developerMode: Bool
     /// The MDM managing the device, if any: `?mode=managed` entries are used for its domains.
     public var mdm: MDM?
+
+    /// Every account the device may be signed in to: its own first, then the others.
+    public var signInAccounts: [String] { (iCloudAccount.map { [$0] } ?? []) + otherICloudAccounts }
 
     /// What an MDM says about associated domains.
     public struct MDM: Hashable, Sendable {
@@ -59,6 +65,7 @@ public struct Device: Hashable, Sendable {
         platform: Platform = .ios,
         osVersion: OSVersion,
         iCloudAccount: String? = nil,
+        otherICloudAccounts: [String] = [],
         passcode: String? = nil,
         apps: [BundleID] = [],
         passwordAutoFill: Bool = true,
@@ -72,6 +79,7 @@ public struct Device: Hashable, Sendable {
         self.platform = platform
         self.osVersion = osVersion
         self.iCloudAccount = iCloudAccount
+        self.otherICloudAccounts = otherICloudAccounts
         self.passcode = passcode
         self.apps = apps
         self.passwordAutoFill = passwordAutoFill

@@ -74,12 +74,21 @@ public struct WorldLayout: Sendable, Hashable {
         (update ? "updates/" : "") + (macBuild ? "macos/" : "")
     }
     public static func deviceCertificate(_ device: String) -> String { "devices/\(device)/device.pem" }
+    /// The folder of a device's identity while signed in to `account` (nil: signed out): its
+    /// certificate (`device.pem`), chain (`device-chain.pem`) and the account's keychain key
+    /// (`icloud-keychain.key`). The account the world starts it with is the device's own folder;
+    /// another it may sign in to is under `accounts/`; signed out, `signed-out/`.
+    public static func deviceIdentityFolder(_ device: String, account: String?, worldAccount: String?) -> String {
+        if account == worldAccount { return "devices/\(device)" }
+        return account.map { "devices/\(device)/accounts/\($0)" } ?? "devices/\(device)/signed-out"
+    }
     /// What a device is (ID, UDID, platform, release), for tools that check as it does.
     public static func deviceDescription(_ device: String) -> String { "devices/\(device)/device.json" }
     /// The key of the iCloud account's keychain, as the world builder keeps it.
     public static func accountKeychainKey(_ account: String) -> String { "accounts/\(account)/keychain.key" }
-    /// The account's keychain key as the device signed in to it holds it.
-    public static func iCloudKeychainKey(_ device: String) -> String { "devices/\(device)/icloud-keychain.key" }
+    /// The account's keychain key as a device signed in to it holds it, in the identity folder
+    /// of that account (``deviceIdentityFolder(_:account:worldAccount:)``).
+    public static func iCloudKeychainKey(identityFolder: String) -> String { "\(identityFolder)/icloud-keychain.key" }
     public static func hostCertificate(_ host: String) -> String { "websites/\(host)/tls.pem" }
     public static func siteAssociation(_ host: String) -> String { "websites/\(host)/apple-app-site-association" }
     /// The Digital Asset Links file a host serves at `/.well-known/assetlinks.json`.
