@@ -85,6 +85,8 @@ import WorldTestSupport
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains("alice@example.com/Applications: token 2, 1 record"), "\(listed.stdout)")
             #expect(listed.stdout.contains("\(id.uuidString)  tag ") && !listed.stdout.contains("sealed"), "\(listed.stdout)")
+            let byZone = try lab.kclab(["cloud", "list", "--account", "alice@example.com", "--zone", "Passwords"])
+            #expect(byZone.stdout.contains("alice@example.com/Passwords: token") && !byZone.stdout.contains("Applications"), "\(byZone.stdout)")
             let bobs = try lab.kclab(["cloud", "list", "--account", "bob@example.com", "--json"])
             let zones = try #require(try JSONSerialization.jsonObject(with: Data(bobs.stdout.utf8)) as? [[String: Any]], "\(bobs.stderr)")
             #expect(zones.count == 4 && zones.allSatisfy { ($0["records"] as? [Any])?.isEmpty == true })

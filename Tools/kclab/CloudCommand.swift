@@ -13,7 +13,7 @@ struct CloudCommand: AsyncParsableCommand {
 }
 
 extension CloudCommand {
-    /// `kclab cloud list --account A [--view V] [--json]`
+    /// `kclab cloud list --account A [--view|--zone V] [--json]`
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List an account's zones: each view's latest change token and its records (UUID, change tag, size), never a payload."
@@ -24,7 +24,7 @@ extension CloudCommand {
         @Option(help: "The iCloud account, such as alice@example.com.")
         var account: String
 
-        @Option(help: "Only this view: Applications, CreditCards, Passwords or Backstop.")
+        @Option(name: [.customLong("view"), .customLong("zone")], help: "Only this view (zone): Applications, CreditCards, Passwords or Backstop.")
         var view: String?
 
         @Flag(help: "Print one JSON array.")
