@@ -103,6 +103,30 @@ import WorldTestSupport
                 _ = try await phone.get("/v1/zones/Applications/changes?since=999", as: CloudAPI.ChangesResponse.self)
             }
             #expect(expired?.status == 410 && expired?.body.contains("tokenExpired") == true)
+
+            // Each decision is in cloudd's audit log (written every 200 ms): who, which account's
+            // zone, what was decided; never a record's payload.
+            let auditFile = lab.state.cloudd.appending(path: "audit.jsonl")
+            var audit = ""
+            for _ in 0..<50 where !audit.contains("tokenExpired") {
+                try await Task.sleep(for: .milliseconds(100))
+                audit = (try? String(contentsOf: auditFile, encoding: .utf8)) ?? ""
+            }
+            let lines = audit.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(lines.count == audit.split(separator: "\n").count, "every line is a JSON object")
+            func has(_ operation: String, _ outcome: String, _ status: Int, account: String?) -> Bool {
+                lines.contains {
+                    $0["operation"] as? String == operation && $0["outcome"] as? String == outcome && $0["status"] as? Int == status
+                        && $0["account"] as? String == account && ($0["device"] as? String)?.isEmpty == false
+                }
+            }
+            #expect(has("modify", "saved 1", 200, account: "alice@example.com"), "\(audit)")
+            #expect(has("modify", "conflict 1", 200, account: "alice@example.com"), "\(audit)")
+            #expect(has("changes", "1 change", 200, account: "alice@example.com"), "\(audit)")
+            #expect(has("changes", "notSignedIn", 403, account: nil), "\(audit)")
+            #expect(has("changes", "unknownView", 404, account: "alice@example.com"), "\(audit)")
+            #expect(has("changes", "tokenExpired", 410, account: "alice@example.com"), "\(audit)")
+            #expect(!audit.contains("sealed"), "no payload in the audit log")
         }
     }
 

@@ -32,8 +32,9 @@ struct LogsCommand: AsyncParsableCommand {
         commandName: "logs",
         abstract: "Print the last lines of a lab's logs (every process's, or one), and with --follow, what they write next.",
         discussion: """
-            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, a device's ID, or audit: keychaind's \
-            audit log, one JSON line per decision (time, device, app, operation, status, rule). Logs never hold a secret.
+            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, cloudd, a device's ID, audit: keychaind's \
+            audit log, one JSON line per decision (time, device, app, operation, status, rule), or cloudd-audit: cloudd's \
+            (time, device, account, view, operation, status, outcome). Logs never hold a secret.
             """
     )
 
@@ -87,7 +88,8 @@ struct LogsCommand: AsyncParsableCommand {
         guard !present.isEmpty else { throw fail("no logs in \(lab.logs.path); start a lab with kclab up", code: 2) }
         guard let component else { return present.map { ($0, lab.log($0)) } }
         if component == "audit" { return [("audit", lab.keychaind.appending(path: "audit.jsonl"))] }
+        if component == "cloudd-audit" { return [("cloudd-audit", lab.cloudd.appending(path: "audit.jsonl"))] }
         for name in [component, "device-\(component)"] where present.contains(name) { return [(name, lab.log(name))] }
-        throw fail("no log for \(component): one of \((present + ["audit"]).joined(separator: ", "))", code: 2)
+        throw fail("no log for \(component): one of \((present + ["audit", "cloudd-audit"]).joined(separator: ", "))", code: 2)
     }
 }

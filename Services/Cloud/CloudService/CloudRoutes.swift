@@ -11,13 +11,14 @@ import ServiceSupport
 struct CloudRoutes: Sendable {
     let zones: CloudZones
     let watch: ChangeWatch<ZoneID>
+    let audit: CloudAuditLog
 
     static let views: Set<String> = ["Applications", "CreditCards", "Passwords", "Backstop"]
 
     func add(to router: Router<DeviceRequestContext>) {
         router.get("/v1/health") { _, _ in try Self.json(["status": "ok"]) }
         router.post("/v1/zones/:view/modify") { request, context in
-            let zone = try await Self.zone(context)
+            let (device, zone) = try await zone(context, "modify")
             let body = try await RouteSupport.decode(
                 CloudAPI.ModifyRequest.self,
                 request,
@@ -40,6 +41,7 @@ struct CloudRoutes: Sendable {
             )
             var answered: [String: CloudAPI.Outcome] = [:]
             var applied = false
+            var counts: [CloudAPI.Outcome.Status: Int] = [:]
             for (uuid, outcome) in outcomes {
                 switch outcome {
                 case .saved(let tag):
@@ -61,19 +63,44 @@ struct CloudRoutes: Sendable {
                 "modify",
                 metadata: ["zone": "\(zone)", "writes": "\(body.writes.count)", "applied": "\(applied)"]
             )
+            for outcome in answered.values { counts[outcome.status, default: 0] += 1 }
+            let outcome = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            audit.record(
+                CloudAuditLine(device: device.udid, account: zone.account, operation: "modify", view: zone.view, status: 200, outcome: outcome)
+            )
             if applied { watch.changed(zone) }
             return try Self.json(CloudAPI.ModifyResponse(outcomes: answered))
         }
         router.get("/v1/zones/:view/changes") { request, context in
-            let zone = try await Self.zone(context)
+            let (device, zone) = try await zone(context, "changes")
             let query = request.uri.queryParameters
             let limit = min(400, max(1, Int(query.get("limit") ?? "") ?? 400))
             let page: ZoneChanges
             do {
                 page = try zones.changes(in: zone, since: query.get("since"), limit: limit)
             } catch ZoneChangesError.tokenExpired {
+                audit.record(
+                    CloudAuditLine(
+                        device: device.udid,
+                        account: zone.account,
+                        operation: "changes",
+                        view: zone.view,
+                        status: 410,
+                        outcome: "tokenExpired"
+                    )
+                )
                 throw Self.problem(.tokenExpired, "the change token is not one this zone gave: fetch every change again (no since)")
             }
+            audit.record(
+                CloudAuditLine(
+                    device: device.udid,
+                    account: zone.account,
+                    operation: "changes",
+                    view: zone.view,
+                    status: 200,
+                    outcome: "\(page.changes.count) \(page.changes.count == 1 ? "change" : "changes")\(page.moreComing ? ", more coming" : "")"
+                )
+            )
             let changes = page.changes.map { change in
                 switch change {
                 case .saved(let record): CloudAPI.Change(uuid: record.uuid, deleted: false, changeTag: record.changeTag, payload: record.payload)
@@ -83,7 +110,7 @@ struct CloudRoutes: Sendable {
             return try Self.json(CloudAPI.ChangesResponse(changes: changes, token: page.token, moreComing: page.moreComing))
         }
         router.get("/v1/zones/:view/wait") { request, context in
-            let zone = try await Self.zone(context)
+            let (_, zone) = try await zone(context, "wait")
             let query = request.uri.queryParameters
             let seconds = min(60, max(0, Int(query.get("seconds") ?? "") ?? 30))
             let version = watch.version(zone)
@@ -120,17 +147,20 @@ struct CloudRoutes: Sendable {
         }
     }
 
-    /// The caller's zone for the path's view: its account from its certificate.
-    static func zone(_ context: DeviceRequestContext) async throws -> ZoneID {
+    /// The caller and its zone for the path's view: its account from its certificate. A
+    /// refusal is audited as `operation`.
+    func zone(_ context: DeviceRequestContext, _ operation: String) async throws -> (DeviceIdentity, ZoneID) {
         let device = try await DeviceIdentity.required(context.channel, refusing: CloudAPI.ProblemCode.self)
-        guard let account = device.iCloudAccount else {
-            throw problem(.notSignedIn, "\(device.name) is signed in to no iCloud account, so it has no zones")
-        }
         let view = context.parameters.get("view") ?? ""
-        guard views.contains(view) else {
-            throw problem(.unknownView, "no view '\(view)': \(views.sorted().joined(separator: ", "))")
+        guard let account = device.iCloudAccount else {
+            audit.record(CloudAuditLine(device: device.udid, account: nil, operation: operation, view: view, status: 403, outcome: "notSignedIn"))
+            throw Self.problem(.notSignedIn, "\(device.name) is signed in to no iCloud account, so it has no zones")
         }
-        return ZoneID(account: account, view: view)
+        guard Self.views.contains(view) else {
+            audit.record(CloudAuditLine(device: device.udid, account: account, operation: operation, view: view, status: 404, outcome: "unknownView"))
+            throw Self.problem(.unknownView, "no view '\(view)': \(Self.views.sorted().joined(separator: ", "))")
+        }
+        return (device, ZoneID(account: account, view: view))
     }
 
     static func json(_ value: some Encodable) throws -> Response {

@@ -1,6 +1,6 @@
 import CloudStore
 import CloudZones
-import Foundation
+public import Foundation
 import Hummingbird
 public import Logging
 public import ServiceMetrics
@@ -14,6 +14,9 @@ public enum CloudServer {
         /// Where Prometheus metrics are served (the endpoint file's `metrics`); nil serves none.
         public var metrics: MetricsAddress? = MetricsAddress(port: 9705)
 
+        /// The audit log: `STATE/audit.jsonl`.
+        public var auditFile: URL { daemon.state.appending(path: "audit.jsonl") }
+
         public init(_ daemon: DaemonConfiguration) {
             self.daemon = daemon
         }
@@ -24,11 +27,12 @@ public enum CloudServer {
         try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
             let zones = CloudZones(storage: try SQLiteZoneStorage(directory: configuration.state))
             let router = Router(context: DeviceRequestContext.self)
-            let routes = CloudRoutes(zones: zones, watch: ChangeWatch<ZoneID>())
+            let audit = CloudAuditLog(file: configuration.auditFile, logger: logger)
+            let routes = CloudRoutes(zones: zones, watch: ChangeWatch<ZoneID>(), audit: audit)
             routes.add(to: router)
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
-            return [try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)]
+            return [try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL), audit]
         }
     }
 }

@@ -10,10 +10,10 @@ import Synchronization
 /// What keychaind records of every decision, in one place: the audit log's line and the metrics
 /// (calls by operation and status, their latency, refusals by rule). Never a value.
 struct KeychainRecorder: Sendable {
-    let audit: AuditLog
+    let audit: KeychainAuditLog
     private let handles = Handles()
 
-    init(audit: AuditLog) {
+    init(audit: KeychainAuditLog) {
         self.audit = audit
     }
 

@@ -22,8 +22,8 @@ extension KeychainRoutes {
                 since = date
             }
             let limit = parameters.get("limit").map { String($0) }
-            guard let count = limit.map(Int.init) ?? AuditLog.recentCapacity, (1...AuditLog.recentCapacity).contains(count) else {
-                throw Self.problem(.badRequest, "limit must be 1 to \(AuditLog.recentCapacity)")
+            guard let count = limit.map(Int.init) ?? KeychainAuditLog.recentCapacity, (1...KeychainAuditLog.recentCapacity).contains(count) else {
+                throw Self.problem(.badRequest, "limit must be 1 to \(KeychainAuditLog.recentCapacity)")
             }
             let entries = calls.recorder.audit.recent(device: device, since: since, limit: count)
             return try RouteSupport.json(KeychainAPI.AuditEntries(entries: entries), encoder: KeychainAPI.AdminItems.encoder())

@@ -49,7 +49,7 @@ public enum KeychainServer {
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         let store = try SQLiteItemStore(directory: configuration.state)
         let trust = try TrustStore(pem: Data(contentsOf: WorldLayout(root: configuration.world).url(WorldLayout.rootCA)))
-        let audit = AuditLog(file: configuration.writesAuditLog ? configuration.auditFile : nil, logger: logger)
+        let audit = KeychainAuditLog(file: configuration.writesAuditLog ? configuration.auditFile : nil, logger: logger)
         let syncWatch = ChangeWatch<String>()
         let calls = KeychainCalls(
             engine: KeychainEngine(store: SyncSignallingStore(store) { keychains in for keychain in keychains { syncWatch.changed(keychain) } }),

@@ -1,38 +1,43 @@
-import Foundation
-import KeychainAPI
-import Logging
-import ServiceLifecycle
+public import Foundation
+public import Logging
+public import ServiceLifecycle
 import Synchronization
 
-/// keychaind's audit log: one JSON line per SecItem call and per refused app or device (time,
-/// device, app, operation, status, rule), never a value. Lines are buffered and appended to
-/// `STATE/audit.jsonl` (owner-only, as every state file) every 200 ms, so the calls do not wait on
-/// the disk; past 64 MiB the file moves to `audit.jsonl.1`. The last lines are kept in memory too,
-/// for `kclab explain`.
-final class AuditLog: Service, Sendable {
-    typealias Entry = KeychainAPI.AuditEntry
+/// One decision a daemon records: a JSON object on one line, never a value of a secret.
+public protocol AuditLine: Sendable {
+    var time: Date { get }
+    /// Appends the entry as one JSON object with its keys sorted, `time` given already
+    /// formatted, and a newline (``AuditJSON`` writes strings by hand: JSONEncoder cost more than
+    /// the calls it recorded under load).
+    func appendJSONLine(to text: inout String, time: String)
+}
 
+/// A daemon's audit log (keychaind's, cloudd's): one JSON line per decision. Lines are buffered
+/// and appended to a file (owner-only, as every state file) every 200 ms, so the decisions do
+/// not wait on the disk; past 64 MiB the file moves to `FILE.1`. The last lines are kept in
+/// memory too, for the daemon's own questions (`kclab explain`).
+public final class AuditLog<Entry: AuditLine>: Service, Sendable {
     private struct Buffer {
         var pending: [Entry] = []
         var recent: [Entry] = []
     }
 
-    /// How many entries ``recent(device:app:limit:)`` looks through.
-    static let recentCapacity = 4096
+    /// How many entries ``recent(limit:where:)`` looks through.
+    public static var recentCapacity: Int { 4096 }
     /// Past this size the file is moved aside and a new one started.
-    static let maximumFileSize = 64 << 20
+    static var maximumFileSize: Int { 64 << 20 }
 
-    let file: URL?
+    public let file: URL?
     private let buffer = Mutex(Buffer())
     private let logger: Logger
 
     /// An audit log written to `file`; with nil, entries are only kept in memory.
-    init(file: URL?, logger: Logger) {
+    public init(file: URL?, logger: Logger) {
         self.file = file
         self.logger = logger
     }
 
-    func record(_ entry: Entry) {
+    public func record(_ entry: Entry) {
         buffer.withLock { buffer in
             if file != nil { buffer.pending.append(entry) }
             buffer.recent.append(entry)
@@ -40,18 +45,13 @@ final class AuditLog: Service, Sendable {
         }
     }
 
-    /// The latest entries on `device`, of `app` and from `since` on when given, newest last.
-    func recent(device: String, app: String? = nil, since: Date? = nil, limit: Int) -> [Entry] {
-        buffer.withLock { buffer in
-            let kept = buffer.recent.filter { entry in
-                entry.device == device && (app.map { entry.app == $0 } ?? true) && (since.map { entry.time >= $0 } ?? true)
-            }
-            return Array(kept.suffix(limit))
-        }
+    /// The latest entries that satisfy `predicate`, newest last.
+    public func recent(limit: Int, where predicate: (Entry) -> Bool) -> [Entry] {
+        buffer.withLock { buffer in Array(buffer.recent.filter(predicate).suffix(limit)) }
     }
 
     /// Writes the buffered lines every 200 ms until graceful shutdown, then the last ones.
-    func run() async throws {
+    public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(200))
             flush()
@@ -59,7 +59,7 @@ final class AuditLog: Service, Sendable {
         flush()
     }
 
-    func flush() {
+    public func flush() {
         guard let file else { return }
         let entries = buffer.withLock { buffer in
             defer { buffer.pending.removeAll(keepingCapacity: true) }
@@ -68,8 +68,8 @@ final class AuditLog: Service, Sendable {
         guard !entries.isEmpty else { return }
         var lines = ""
         lines.reserveCapacity(entries.count * 200)
-        var clock = SecondStamp()
-        for entry in entries { Self.appendLine(entry, to: &lines, clock: &clock) }
+        var clock = AuditJSON.SecondStamp()
+        for entry in entries { entry.appendJSONLine(to: &lines, time: clock.text(for: entry.time)) }
         do {
             try rotateIfFull(file)
             if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
@@ -82,30 +82,20 @@ final class AuditLog: Service, Sendable {
         }
     }
 
-    /// One entry as a JSON line, keys sorted, written by hand: JSONEncoder cost more than the
-    /// calls it recorded under load.
-    static func appendLine(_ entry: Entry, to text: inout String, clock: inout SecondStamp) {
-        text += #"{"app":"#
-        appendString(entry.app, to: &text)
-        text += #","device":"#
-        appendString(entry.device, to: &text)
-        text += #","name":"#
-        appendString(entry.name, to: &text)
-        text += #","operation":"#
-        appendString(entry.operation, to: &text)
-        if let rule = entry.rule {
-            text += #","rule":"#
-            appendString(rule, to: &text)
-        }
-        if let status = entry.status { text += #","status":\#(status)"# }
-        text += #","time":""#
-        text += clock.text(for: entry.time)
-        text += "\"}\n"
+    private func rotateIfFull(_ file: URL) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        guard size > Self.maximumFileSize else { return }
+        let old = file.appendingPathExtension("1")
+        try? FileManager.default.removeItem(at: old)
+        try FileManager.default.moveItem(at: file, to: old)
     }
+}
 
-    private static func appendString(_ value: String, to text: inout String) {
+/// What audit lines are written with.
+public enum AuditJSON {
+    /// `value` as a JSON string; most values need no escape and are copied whole.
+    public static func appendString(_ value: String, to text: inout String) {
         text += "\""
-        // Most values need no escape: copied whole.
         if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             text += value
             text += "\""
@@ -138,13 +128,5 @@ final class AuditLog: Service, Sendable {
             }
             return cached
         }
-    }
-
-    private func rotateIfFull(_ file: URL) throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        guard size > Self.maximumFileSize else { return }
-        let old = file.appendingPathExtension("1")
-        try? FileManager.default.removeItem(at: old)
-        try FileManager.default.moveItem(at: file, to: old)
     }
 }
