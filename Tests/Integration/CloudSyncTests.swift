@@ -14,15 +14,19 @@ import WorldTestSupport
 
 /// The sync engine driven against a real cloudd with the devices' certificates: items sealed
 /// with the account's key go up, the other device opens them, and a stale tag loses to the
-/// server's copy. The devices' keychains here are the drivers' own stores (keychaind does not
-/// keep per-device synced copies yet: docs/icloud-keychain.md).
+/// server's copy. The devices' keychains here are the drivers' own stores, without keychaind
+/// (ICloudKeychainTests runs whole devices).
 @Suite(.serialized) struct CloudSyncTests {
     /// A device's synced items, as the driver writes them.
     final class Store: SyncedKeychain {
         let items = Mutex<[UUID: KeychainItem]>([:])
 
-        func write(_ item: KeychainItem) async throws { items.withLock { $0[item.uuid] = item } }
-        func delete(_ uuid: UUID) async throws { items.withLock { $0[uuid] = nil } }
+        func apply(writes: [KeychainItem], deletes: [UUID]) async throws {
+            items.withLock { items in
+                for uuid in deletes { items[uuid] = nil }
+                for item in writes { items[item.uuid] = item }
+            }
+        }
 
         func secret(_ uuid: UUID) -> String? {
             items.withLock { $0[uuid]?.data }.map { String(decoding: $0, as: UTF8.self) }

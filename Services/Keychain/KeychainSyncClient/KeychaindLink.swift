@@ -34,14 +34,6 @@ public struct KeychaindLink: SyncedKeychain {
         _ = try await client.send(.DELETE, "/v1/sync/changes?through=\(sequence)", [String: String](), as: [String: String].self)
     }
 
-    public func write(_ item: KeychainItem) async throws {
-        try await apply(KeychainAPI.SyncApply(writes: [.init(item)]))
-    }
-
-    public func delete(_ uuid: UUID) async throws {
-        try await apply(KeychainAPI.SyncApply(deletes: [uuid]))
-    }
-
     public func apply(writes: [KeychainItem], deletes: [UUID]) async throws {
         try await apply(KeychainAPI.SyncApply(writes: writes.map(KeychainAPI.SyncedItem.init), deletes: deletes))
     }

@@ -4,19 +4,9 @@ public import KeychainSync
 
 /// Where a device keeps the synced items the cloud gives it.
 public protocol SyncedKeychain: Sendable {
-    /// Writes the cloud's copy of an item, by UUID, as a synced item; no change event follows.
-    func write(_ item: KeychainItem) async throws
-    /// Deletes the item with this UUID, leaving no tombstone.
-    func delete(_ uuid: UUID) async throws
-    /// Deletes `deletes`, then writes `writes`, as one change of the keychain.
+    /// Deletes the items `deletes` names, leaving no tombstone, then writes the cloud's copies
+    /// `writes` by UUID as synced items, as one change of the keychain; no change event follows.
     func apply(writes: [KeychainItem], deletes: [UUID]) async throws
-}
-
-extension SyncedKeychain {
-    public func apply(writes: [KeychainItem], deletes: [UUID]) async throws {
-        for uuid in deletes { try await delete(uuid) }
-        for item in writes { try await write(item) }
-    }
 }
 
 /// Runs one view's ``SyncEngine`` against cloudd: each action the engine returns is carried
@@ -110,10 +100,9 @@ public actor SyncDriver {
             } catch {
                 return .uploadFailed(reason: "\(error)")
             }
-        case .writeLocal(let item):
-            try? await keychain.write(item)
-        case .deleteLocal(let uuid):
-            try? await keychain.delete(uuid)
+        case .writeLocal, .deleteLocal:
+            // Gathered into batches by handle(_:), never performed one by one.
+            break
         case .retry(let delay):
             retryAt = .now + delay
         case .note(let uuid, let note):
