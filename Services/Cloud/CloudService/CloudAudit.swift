@@ -1,3 +1,4 @@
+import CloudZones
 import Foundation
 import ServiceSupport
 
@@ -19,6 +20,20 @@ struct CloudAuditLine: AuditLine {
     let status: Int
     /// What was decided: the outcomes of an upload, the changes fetched, a refusal's code.
     let outcome: String
+
+    /// A decision about `device`'s request on `zone`.
+    init(_ device: DeviceIdentity, _ zone: ZoneID, _ operation: String, status: Int, outcome: String) {
+        self.init(device: device.udid, account: zone.account, operation: operation, view: zone.view, status: status, outcome: outcome)
+    }
+
+    init(device: String, account: String?, operation: String, view: String, status: Int, outcome: String) {
+        self.device = device
+        self.account = account
+        self.operation = operation
+        self.view = view
+        self.status = status
+        self.outcome = outcome
+    }
 
     func appendJSONLine(to text: inout String, time: String) {
         text += "{"

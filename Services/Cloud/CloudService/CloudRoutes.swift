@@ -65,9 +65,7 @@ struct CloudRoutes: Sendable {
             )
             for outcome in answered.values { counts[outcome.status, default: 0] += 1 }
             let outcome = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-            audit.record(
-                CloudAuditLine(device: device.udid, account: zone.account, operation: "modify", view: zone.view, status: 200, outcome: outcome)
-            )
+            audit.record(CloudAuditLine(device, zone, "modify", status: 200, outcome: outcome))
             if applied { watch.changed(zone) }
             return try Self.json(CloudAPI.ModifyResponse(outcomes: answered))
         }
@@ -79,28 +77,11 @@ struct CloudRoutes: Sendable {
             do {
                 page = try zones.changes(in: zone, since: query.get("since"), limit: limit)
             } catch ZoneChangesError.tokenExpired {
-                audit.record(
-                    CloudAuditLine(
-                        device: device.udid,
-                        account: zone.account,
-                        operation: "changes",
-                        view: zone.view,
-                        status: 410,
-                        outcome: "tokenExpired"
-                    )
-                )
+                audit.record(CloudAuditLine(device, zone, "changes", status: 410, outcome: "tokenExpired"))
                 throw Self.problem(.tokenExpired, "the change token is not one this zone gave: fetch every change again (no since)")
             }
-            audit.record(
-                CloudAuditLine(
-                    device: device.udid,
-                    account: zone.account,
-                    operation: "changes",
-                    view: zone.view,
-                    status: 200,
-                    outcome: "\(page.changes.count) \(page.changes.count == 1 ? "change" : "changes")\(page.moreComing ? ", more coming" : "")"
-                )
-            )
+            let fetched = "\(page.changes.count) \(page.changes.count == 1 ? "change" : "changes")\(page.moreComing ? ", more coming" : "")"
+            audit.record(CloudAuditLine(device, zone, "changes", status: 200, outcome: fetched))
             let changes = page.changes.map { change in
                 switch change {
                 case .saved(let record): CloudAPI.Change(uuid: record.uuid, deleted: false, changeTag: record.changeTag, payload: record.payload)
