@@ -26,6 +26,8 @@ RUN set -e; mkdir -p /out/bin /out/lib; \
     fi
 
 FROM ${RUNTIME_IMAGE}
+# make compose-image prunes the lab images a rebuild replaced by this label, and keeps the cache.
+LABEL org.keychainlab.image=lab
 # openssl: world building runs it; nginx: the websites; bash: the health checks.
 RUN apt-get update -q \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \

@@ -24,7 +24,7 @@ BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 generate: build
 	KCLAB_REGENERATE=1 $(SWIFT) test --skip-build --filter GeneratedConstantsTests
 
-.PHONY: generate wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo
+.PHONY: generate wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-prune
 
 demo: deps
 	$(SWIFT) build
@@ -150,8 +150,12 @@ DOCKER ?= docker
 COMPOSE ?= docker-compose
 DOCKER_BINARIES ?= debug
 COMPOSE_FLAGS := -p keychainlab
+# docker-compose 1.29 gives up on the engine after 60 s, which a loaded machine exceeds.
+export COMPOSE_HTTP_TIMEOUT ?= 600
+export DOCKER_CLIENT_TIMEOUT ?= 600
 
 compose-image:
+	@DOCKER=$(DOCKER) Tools/docker/preflight.sh
 	@if [ "$(DOCKER_BINARIES)" = swift ]; then rm -rf .docker; \
 	  $(DOCKER) build -t keychainlab:latest .; \
 	else \
@@ -159,8 +163,16 @@ compose-image:
 	  DOCKER=$(DOCKER) Tools/docker/offline-base-images.sh && \
 	  $(DOCKER) build --build-arg BUILD_IMAGE=debian:bookworm-slim -t keychainlab:latest .; \
 	fi
-	@# The image a rebuild replaced, and its build stage: with the vfs driver each is gigabytes.
-	@$(DOCKER) image prune -f >/dev/null
+	@# The lab image a rebuild replaced (gigabytes with the vfs driver), not the build's cache.
+	@$(DOCKER) image prune -f --filter label=org.keychainlab.image=lab >/dev/null
+	@root=$$($(DOCKER) info --format '{{.DockerRootDir}}' 2>/dev/null) && [ -d "$$root" ] && \
+	  echo "Docker's root folder $$root now takes $$(timeout 120 du -sxh "$$root" 2>/dev/null | cut -f1) on disk (docker system df undercounts the vfs driver)" || true
+
+# Removes the lab's images and the build cache the compose targets keep.
+compose-prune:
+	$(DOCKER) image rm -f keychainlab:latest 2>/dev/null || true
+	$(DOCKER) image prune -f
+	$(DOCKER) builder prune -f 2>/dev/null || true
 
 compose-up: compose-image
 	$(COMPOSE) $(COMPOSE_FLAGS) up -d

@@ -73,14 +73,30 @@ import Yams
         }
         #expect(listening.count >= 7)
         var published: [String: String] = [:]
+        var variables: [String: String] = [:]
         for (name, service) in services {
             for mapping in service["ports"] as? [String] ?? [] {
-                // Published ports are on the host's loopback only, as everything in the lab.
+                // Published ports are on the host's loopback only, as everything in the lab, and
+                // each host port can be overridden by a variable of its own, defaulting to a
+                // fixed port (another program on 8443 must not stop the lab).
                 #expect(mapping.hasPrefix("127.0.0.1:"), "\(name) publishes \(mapping) beyond loopback")
-                let hostPort = mapping.split(separator: ":").dropLast().joined(separator: ":")
+                guard let match = mapping.wholeMatch(of: /127\.0\.0\.1:\$\{(KCLAB_[A-Z_]+_PORT):-(\d+)\}:(\d+)/) else {
+                    Issue.record("\(name) publishes \(mapping): expected 127.0.0.1:${KCLAB_…_PORT:-PORT}:PORT")
+                    continue
+                }
+                let (variable, hostPort) = (String(match.output.1), String(match.output.2))
+                #expect(variables[variable] == nil, "\(name) and \(variables[variable] ?? "") both use \(variable)")
+                variables[variable] = name
                 #expect(published[hostPort] == nil, "\(name) and \(published[hostPort] ?? "") both publish \(hostPort)")
                 published[hostPort] = name
             }
+        }
+        #expect(published.count == 6, "\(published)")
+        // The check of free ports before the image's long build knows every variable and default.
+        let preflight = try String(contentsOfFile: "Tools/docker/preflight.sh", encoding: .utf8)
+        for (variable, name) in variables {
+            let port = published.first { $0.value == name && preflight.contains("\(variable):-\($0.key)") }
+            #expect(port != nil, "Tools/docker/preflight.sh does not check \(variable) with its default")
         }
     }
 
