@@ -12,8 +12,9 @@ SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
 # use), SQLite for the stores, pkg-config to find them, curl for the transport tests, nginx for
 # the website fixture, python3 for the independent HTTPS server of the association tests, and
-# python3-venv for the passkey interop tests' PyPI packages (soft-webauthn, py_webauthn).
-APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl nginx python3 python3-venv jq
+# python3-venv for the passkey interop tests' PyPI packages (soft-webauthn, py_webauthn), and
+# postgresql for the store contract on PostgreSQL (a throwaway server per test, started as nobody).
+APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl nginx python3 python3-venv jq postgresql
 BIN := .build/debug
 
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.

@@ -31,6 +31,7 @@ let productPackages: [String: String] = [
     "NIOHTTPCompression": "swift-nio-extras",
     "NIOPosix": "swift-nio",
     "NIOSSL": "swift-nio-ssl",
+    "PostgresNIO": "postgres-nio",
     "Prometheus": "swift-prometheus",
     "ServiceLifecycle": "swift-service-lifecycle",
     "SwiftASN1": "swift-asn1",
@@ -82,6 +83,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -335,6 +337,13 @@ let package = Package(
             name: "CloudStore",
             dependencies: ["CloudZones", "SQLiteSupport", product("GRDB")],
             path: "Services/Cloud/CloudStore",
+            swiftSettings: strictSettings
+        ),
+        /// cloudd's zones in PostgreSQL (postgres-nio), behind the same storage protocol.
+        .target(
+            name: "CloudPostgres",
+            dependencies: ["CloudZones", product("PostgresNIO"), product("Logging")],
+            path: "Services/Cloud/CloudPostgres",
             swiftSettings: strictSettings
         ),
 
@@ -942,7 +951,10 @@ let package = Package(
 
         .testTarget(
             name: "KeychainSyncTests",
-            dependencies: ["KeychainSync", "CloudZones", "CloudStore", "KeychainItems", "KeychainTypes"],
+            dependencies: [
+                "KeychainSync", "CloudZones", "CloudStore", "CloudPostgres", "KeychainItems", "KeychainTypes", product("PostgresNIO"),
+                product("Logging"),
+            ],
             path: "Tests/KeychainSyncTests",
             swiftSettings: strictSettings
         ),
