@@ -71,7 +71,7 @@ public final class PostgresZoneStorage: ZoneStorage {
     }
 
     public func record(_ uuid: UUID, in zone: ZoneID) throws -> CloudRecord? {
-        try connection.withLock { connection in try Self.record(uuid, zone, Session(connection: connection, logger: logger)) }
+        try withSession { session in try Self.record(uuid, zone, session) }
     }
 
     public func write<Result>(
@@ -113,10 +113,10 @@ public final class PostgresZoneStorage: ZoneStorage {
     }
 
     public func records(in zone: ZoneID) throws -> [CloudRecord] {
-        try connection.withLock { connection in
+        try withSession { session in
             let query: PostgresQuery =
                 "SELECT uuid, change_tag, payload FROM records WHERE account = \(zone.account) AND view = \(zone.view) ORDER BY uuid"
-            return try connection.query(query, logger: logger).wait().rows.map { row in
+            return try session.run(query).rows.map { row in
                 let (uuid, tag, payload) = try row.decode((UUID, String, Data).self)
                 return CloudRecord(uuid: uuid, changeTag: tag, payload: payload)
             }
@@ -124,14 +124,14 @@ public final class PostgresZoneStorage: ZoneStorage {
     }
 
     public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
-        try connection.withLock { connection in
+        try withSession { session in
             let latest: PostgresQuery = "SELECT latest FROM zones WHERE account = \(zone.account) AND view = \(zone.view)"
-            let last = try connection.query(latest, logger: logger).wait().rows.first?.decode(Int.self) ?? 0
+            let last = try session.run(latest).rows.first?.decode(Int.self) ?? 0
             let page: PostgresQuery = """
                 SELECT sequence, uuid, change_tag, payload FROM changes
                 WHERE account = \(zone.account) AND view = \(zone.view) AND sequence > \(sequence) ORDER BY sequence LIMIT \(limit)
                 """
-            let changes = try connection.query(page, logger: logger).wait().rows.map { row -> (sequence: Int, change: RecordChange) in
+            let changes = try session.run(page).rows.map { row -> (sequence: Int, change: RecordChange) in
                 let (number, uuid, tag, payload) = try row.decode((Int, UUID, String?, Data?).self)
                 guard let tag, let payload else { return (number, .deleted(uuid)) }
                 return (number, .saved(CloudRecord(uuid: uuid, changeTag: tag, payload: payload)))
@@ -159,11 +159,14 @@ public final class PostgresZoneStorage: ZoneStorage {
         }
     }
 
-    /// Runs `body` in a transaction on the connection, which no other call uses meanwhile; rolls
-    /// back when it throws.
+    /// Runs `body` with the connection, which no other call uses meanwhile.
+    private func withSession<Result>(_ body: (Session) throws -> Result) throws -> Result {
+        try connection.withLock { connection in try body(Session(connection: connection, logger: logger)) }
+    }
+
+    /// Runs `body` in a transaction on the connection; rolls back when it throws.
     private func transaction<Result>(_ body: (Session) throws -> Result) throws -> Result {
-        try connection.withLock { connection in
-            let session = Session(connection: connection, logger: logger)
+        try withSession { session in
             try session.run("BEGIN")
             do {
                 let result = try body(session)

@@ -27,6 +27,8 @@ public actor AccountSync {
     /// Saves started, and the last written: a save that a later one overtook is not written.
     private var savesStarted = 0
     private var saveFailed = false
+    /// What the file holds now: a step that changed nothing saved is not written again.
+    private var lastSaved: SyncStateFile.State?
     /// No saved state: the engines start from nothing, and the device's synced items are
     /// scanned once they have fetched the cloud's.
     private let startsAfresh: Bool
@@ -44,6 +46,7 @@ public actor AccountSync {
         }
         (cursor, forgotten, online, keychainSync) = (saved.cursor, saved.forgotten, saved.online, saved.keychainSync)
         startsAfresh = saved.views.isEmpty
+        if !startsAfresh { lastSaved = saved }
         for view in SyncView.allCases {
             let engine = saved.views[view].map { SyncEngine(view: view, restoring: $0) } ?? SyncEngine(view: view)
             drivers[view] = SyncDriver(engine: engine, cloud: cloud, keychain: keychain)
@@ -231,9 +234,10 @@ public actor AccountSync {
         for view in SyncView.allCases {
             if let driver = drivers[view] { state.views[view] = await driver.engine.saved }
         }
-        guard number == savesStarted else { return }
+        guard number == savesStarted, state != lastSaved else { return }
         do {
             try stateFile.write(state)
+            lastSaved = state
             saveFailed = false
         } catch {
             // Said once, not at every step.
