@@ -7,9 +7,12 @@ import Glibc
 /// lab's state (keys, databases, other apps' files) is out of its reach, whatever user it runs as.
 /// On Landlock ABI 4 and later it may open TCP connections only to the `--connect` ports (the
 /// lab's websites), and bind none. Started as root (CI, containers), it first gives up every
-/// capability, so the app keeps root's user ID but none of root's powers.
+/// capability; with `--user UID` it also becomes that user (and group), a user of the app's own,
+/// and executes the program through a descriptor it opened before (fexecve), so the program's
+/// folder need not be reachable by that user; without, the app keeps root's user ID but none of
+/// root's powers.
 ///
-///     app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--require] -- PROGRAM [ARGUMENT]...
+///     app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--user UID] [--require] -- PROGRAM [ARGUMENT]...
 ///
 /// Without Landlock (a kernel before 5.13, or one built without it) the app runs unconfined with
 /// a warning, or not at all with `--require`. Exit status 126: the sandbox could not be set up.
@@ -29,6 +32,7 @@ enum AppSandbox {
         var writable: [String] = []
         var ports: [UInt16] = []
         var require = false
+        var user: Int64 = -1
         while let first = arguments.first, first != "--" {
             arguments.removeFirst()
             switch first {
@@ -37,22 +41,28 @@ enum AppSandbox {
             case "--connect" where !arguments.isEmpty:
                 guard let port = UInt16(arguments.removeFirst()) else { fail("--connect takes a port") }
                 ports.append(port)
+            case "--user" where !arguments.isEmpty:
+                guard let id = UInt32(arguments.removeFirst()), id != 0, id != UInt32.max else { fail("--user takes a user ID other than 0") }
+                user = Int64(id)
             case "--require": require = true
             default: fail("unknown option \(first)")
             }
         }
         arguments = Array(arguments.dropFirst())
         guard let program = arguments.first else {
-            fail("usage: app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--require] -- PROGRAM [ARGUMENT]...")
+            fail("usage: app-sandbox [--read DIR]... [--write DIR]... [--connect PORT]... [--user UID] [--require] -- PROGRAM [ARGUMENT]...")
         }
 
-        // Root's powers go first, while dropping them is still allowed. A container may not allow
-        // it (no CAP_SETPCAP): then, as without Landlock, a warning, or a refusal with --require.
-        if geteuid() == 0, kclab_drop_capabilities() != 0 {
-            let reason = "cannot give up root's capabilities: \(String(cString: strerror(errno)))"
-            if require { fail(reason) }
-            warn(reason + "; the app keeps them")
+        // Opened while its folder is still reachable: a user of the app's own may not pass the
+        // lab's folders above it, only execute the file itself.
+        var opened: Int32 = -1
+        if user >= 0 {
+            guard geteuid() == 0 else { fail("--user needs the sandbox to start as root") }
+            opened = kclab_open_program(program)
+            guard opened >= 0 else { fail("cannot open \(program): \(String(cString: strerror(errno)))") }
         }
+        // Landlock first, while every folder named is still reachable (as root, the lab's
+        // folders are; as the app's own user they would not be).
         let abi = kclab_landlock_abi()
         if abi < 1 {
             if require { fail("this kernel has no Landlock: the app cannot be confined") }
@@ -60,7 +70,15 @@ enum AppSandbox {
         } else {
             confine(abi: abi, readable: systemFolders + readable, writable: writable, ports: ports)
         }
-        run(program, arguments)
+        // Then root's powers. A container may not allow giving them up (no CAP_SETPCAP): then, as
+        // without Landlock, a warning, or a refusal with --require. Becoming the app's own user is
+        // never optional: the launch was prepared for that user.
+        if geteuid() == 0, kclab_drop_capabilities(user) != 0 {
+            let reason = "cannot give up root's capabilities: \(String(cString: strerror(errno)))"
+            if require || (user >= 0 && getuid() != UInt32(user)) { fail(reason) }
+            warn(reason + "; the app keeps them")
+        }
+        run(program, arguments, opened: opened)
     }
 
     static func confine(abi: Int, readable: [String], writable: [String], ports: [UInt16]) {
@@ -96,10 +114,15 @@ enum AppSandbox {
         }
     }
 
-    static func run(_ program: String, _ arguments: [String]) -> Never {
+    /// Executes `program`, through `opened` when it is a descriptor (−1: by its path).
+    static func run(_ program: String, _ arguments: [String], opened: Int32) -> Never {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
-        execv(program, &argv)
+        if opened >= 0 {
+            _ = kclab_execute_opened(opened, &argv)
+        } else {
+            execv(program, &argv)
+        }
         fail("cannot run \(program): \(String(cString: strerror(errno)))")
     }
 

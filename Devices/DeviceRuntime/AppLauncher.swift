@@ -12,14 +12,16 @@ enum AppLauncher {
     }
 
     /// Runs `executable` with `arguments` and `input` on its standard input (none: `/dev/null`),
-    /// giving it `socket` and the app's identity in its environment; returns its exit status and
+    /// as `user` (nil: this process's user), giving it the launch folder's socket, home and
+    /// certificate and the app's identity in its environment; returns its exit status and
     /// everything it printed. `onOutput`, when given, gets what it prints as it runs, in parts
     /// that end at a line's end where they can.
     static func run(
         executable: URL,
         arguments: [String],
         input: String? = nil,
-        socket: URL,
+        launch: LaunchFolder,
+        user: AppUser?,
         bundleID: String,
         device: String,
         directory: URL,
@@ -31,14 +33,15 @@ enum AppLauncher {
     ) async throws -> (Int32, String) {
         let process = Process()
         var environment = ProcessInfo.processInfo.environment
-        environment[DeviceEnvironment.socket] = socket.path
+        environment[DeviceEnvironment.socket] = launch.socket.path
         environment[DeviceEnvironment.bundleID] = bundleID
         environment[DeviceEnvironment.device] = device
         environment.merge(extraEnvironment) { $1 }
+        if FileManager.default.fileExists(atPath: launch.webTrust.path) {
+            environment[DeviceEnvironment.webTrust] = launch.webTrust.path
+        }
         // A private temporary folder, the app's home too: the only place it may write.
-        let home = FileManager.default.temporaryDirectory.appending(path: "kclab-app-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = launch.home
         environment["TMPDIR"] = home.path
         environment["HOME"] = home.path
         // The sandbox opens the folder of the file a symbolic link names; the program is started
@@ -48,8 +51,9 @@ enum AppLauncher {
         if let sandbox = AppSandboxProgram.path {
             process.executableURL = sandbox
             let folders = [program.deletingLastPathComponent()] + readable
+            let asUser: [String] = user.map { ["--user", String($0.id)] } ?? []
             process.arguments =
-                folders.flatMap { ["--read", $0.path] } + ports.flatMap { ["--connect", String($0)] }
+                folders.flatMap { ["--read", $0.path] } + ports.flatMap { ["--connect", String($0)] } + asUser
                 + ([home] + writable).flatMap { ["--write", $0.path] } + ["--", executable.path]
                 + arguments
         } else {

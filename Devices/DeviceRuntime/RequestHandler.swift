@@ -161,10 +161,9 @@ struct RequestHandler: Sendable {
         }
     }
 
-    /// Launches a process as `app` with a socket of its own and `input` on its standard input,
-    /// and waits for it.
-    /// Launches `executable` as `app`; in `folder` (the caller's, for `exec`), which it may also
-    /// write, else in the app's bundle.
+    /// Launches `executable` as `app`, with a socket of its own and `input` on its standard input,
+    /// and waits for it; in `folder` (the caller's, for `exec`), which it may also write, else in
+    /// the app's bundle.
     private func launch(
         _ app: Device.App,
         executable: URL,
@@ -174,12 +173,27 @@ struct RequestHandler: Sendable {
         readable: [URL] = [],
         send: Sender? = nil
     ) async -> DeviceResponse {
-        let socket = configuration.runFolder.appending(path: "\(UUID().uuidString.prefix(8)).sock")
         let bundleID = app.info.bundleID
+        // A user of the app's own when the device runs as root, unless `exec` hands the app the
+        // caller's folders or a program of the operator's alone, which only the operator's
+        // user can reach.
+        let sandboxed = AppSandboxProgram.path != nil
+        let ownUser = folder == nil && readable.isEmpty && (executable == app.installed.bundle.executableURL || AppUser.othersMayRun(executable))
+        let user = sandboxed && ownUser ? AppUser.forLaunch(device: configuration.id, bundleID: bundleID) : nil
+        let launchFolder: LaunchFolder
+        do {
+            launchFolder = try LaunchFolder(user: user, webTrust: configuration.webTrustFile)
+            if let user { try user.grant(bundle: app.installed.bundle.url) }
+        } catch {
+            return .failure("cannot prepare \(bundleID)'s launch: \(error.localizedDescription)")
+        }
+        defer { launchFolder.remove() }
+        let socket = launchFolder.socket
         let handler = self
         let server = Task {
             try await SocketServer.serve(
                 path: socket,
+                owner: user?.id,
                 logger: logger,
                 refuse: { RequestHandler.encode(.call(.param, reason: $0)) }
             ) { line, _ in await handler.app(line, bundleID: bundleID) }
@@ -189,20 +203,26 @@ struct RequestHandler: Sendable {
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket.path) {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        let sandbox = AppSandboxProgram.path == nil ? "off" : "landlock"
-        logger.info("launching", metadata: ["app.bundle": "\(bundleID)", "program": "\(executable.path)", "sandbox": "\(sandbox)"])
+        logger.info(
+            "launching",
+            metadata: [
+                "app.bundle": "\(bundleID)", "program": "\(executable.path)", "sandbox": "\(sandboxed ? "landlock" : "off")",
+                "user": "\(user.map { String($0.id) } ?? "operator")",
+            ]
+        )
         let site = configuration.siteRecord()
         do {
             let (status, output) = try await AppLauncher.run(
                 executable: executable,
                 arguments: arguments,
                 input: input,
-                socket: socket,
+                launch: launchFolder,
+                user: user,
                 bundleID: bundleID,
                 device: configuration.id,
                 directory: folder ?? app.installed.bundle.url,
                 extraEnvironment: configuration.networkEnvironment(site: site),
-                readable: [configuration.webTrustFile] + readable,
+                readable: [launchFolder.webTrust] + readable,
                 writable: folder.map { [$0] } ?? [],
                 // The lab's websites, and no other TCP port: nginx's, or HTTPS's own where the
                 // device has no site record and reaches them by name (the compose lab).

@@ -13,10 +13,12 @@ struct SocketServer {
     /// closed, so no client (an app among them) can make its device hold more.
     static let maximumLineBytes = 4 << 20
 
-    /// Binds `path` (replacing a stale socket file), only the owner may connect, calls `listening`
-    /// once connections are accepted, and serves until the task is cancelled.
+    /// Binds `path` (replacing a stale socket file), only the owner (`owner`, else this process's
+    /// user) may connect, calls `listening` once connections are accepted, and serves until the
+    /// task is cancelled.
     static func serve(
         path: URL,
+        owner: UInt32? = nil,
         logger: Logger,
         listening: @Sendable () async throws -> Void = {},
         refuse: @escaping @Sendable (String) -> Data,
@@ -34,6 +36,10 @@ struct SocketServer {
                 }
             }
         chmod(path.path, 0o600)
+        if let owner, chown(path.path, owner, owner) != 0 {
+            try? await server.channel.close()
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path.path])
+        }
         defer { try? FileManager.default.removeItem(at: path) }
         try await listening()
         try await withThrowingDiscardingTaskGroup { group in

@@ -41,6 +41,7 @@ import WorldTestSupport
             text += "grep CapEff /proc/self/status\n"
             let keychaind = try #require(LabRecord.read(lab.state)?.processes.first { $0.name == "keychaind" }?.pid)
             text += "if kill -0 \(keychaind) 2>/dev/null; then echo 'SIGNALED keychaind'; else echo 'DENIED signal'; fi\n"
+            text += "echo \"UID $(id -u)\"\n"
             try Data(text.utf8).write(to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
 
@@ -50,19 +51,54 @@ import WorldTestSupport
             #expect(outside.stdout.contains("SIGNALED keychaind"), "\(outside.stdout)")
             #expect(!outside.stdout.contains("TCP 7\n") && outside.stdout.contains("TCP "), "\(outside.stdout)")
 
-            let inside = try run(
-                WorldTestSupport.kclab,
-                ["app", "exec", "--state", lab.state.root.path, "--device", W.phone, "--app", "com.example.AppOne", "--", script.path]
-            )
-            #expect(inside.status == 0, "\(inside.stderr)")
-            for target in targets { #expect(inside.stdout.contains("DENIED \(target)"), "\(inside.stdout)") }
-            #expect(inside.stdout.contains("DENIED keychaind"), "\(inside.stdout)")
-            #expect(inside.stdout.contains("DENIED write"), "its own folder is read-only: \(inside.stdout)")
-            #expect(inside.stdout.contains("OWN TEMP"), "its private temporary folder is writable: \(inside.stdout)")
-            #expect(!inside.stdout.contains("READ "), "\(inside.stdout)")
-            #expect(inside.stdout.contains("DENIED signal"), "it cannot signal (kill) the lab's processes: \(inside.stdout)")
-            #expect(inside.stdout.contains("TCP 7\n"), "it cannot connect to keychaind: \(inside.stdout)")
-            #expect(inside.stdout.contains("CapEff:\t0000000000000000"), "no capability, even when the lab runs as root: \(inside.stdout)")
+            // Run from the caller's folder, the app keeps the operator's user (it is handed that
+            // folder); run from inside the lab, it gets the app's folder and, when the lab runs
+            // as root, a user of its own. Either way it reaches nothing of the lab's.
+            let exec = "app exec --state '\(lab.state.root.path)' --device \(W.phone) --app com.example.AppOne -- '\(script.path)'"
+            var users: [String] = []
+            for caller in [FileManager.default.currentDirectoryPath, lab.state.root.appending(path: "devices").path] {
+                let inside = try runTool("/bin/sh", ["-c", "cd '\(caller)' && '\(WorldTestSupport.kclab.path)' \(exec)"])
+                #expect(inside.status == 0, "\(inside.stderr)")
+                for target in targets { #expect(inside.stdout.contains("DENIED \(target)"), "\(inside.stdout)") }
+                #expect(inside.stdout.contains("DENIED keychaind"), "\(inside.stdout)")
+                #expect(inside.stdout.contains("DENIED write"), "its own folder is read-only: \(inside.stdout)")
+                #expect(inside.stdout.contains("OWN TEMP"), "its private temporary folder is writable: \(inside.stdout)")
+                #expect(!inside.stdout.contains("READ "), "\(inside.stdout)")
+                #expect(inside.stdout.contains("DENIED signal"), "it cannot signal (kill) the lab's processes: \(inside.stdout)")
+                #expect(inside.stdout.contains("TCP 7\n"), "it cannot connect to keychaind: \(inside.stdout)")
+                #expect(inside.stdout.contains("CapEff:\t0000000000000000"), "no capability, even when the lab runs as root: \(inside.stdout)")
+                users.append(inside.stdout.split(separator: "\n").first { $0.hasPrefix("UID ") }.map(String.init) ?? "no UID line")
+            }
+            #expect(users[0] == "UID \(getuid())", "handed the caller's folder, the operator's user: \(users)")
+            if getuid() == 0 {
+                let own = users[1].dropFirst(4)
+                #expect((UInt32(own) ?? 0) >= 1_500_000_000, "as root, a user of the app's own: \(users)")
+            } else {
+                #expect(users[1] == "UID \(getuid())", "not root: no other user to give, Landlock alone: \(users)")
+            }
+        }
+    }
+
+    /// As root, each app has a user of its own on each device, the same at every launch: App One
+    /// twice, then App Two, from the app's own folder (run inside the lab).
+    @Test func asRootEachAppRunsAsAUserOfItsOwn() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let devices = lab.state.root.appending(path: "devices").path
+            func user(_ app: String) throws -> String {
+                let exec = "app exec --state '\(lab.state.root.path)' --device \(W.phone) --app \(app) -- /usr/bin/id -u"
+                let answer = try runTool("/bin/sh", ["-c", "cd '\(devices)' && '\(WorldTestSupport.kclab.path)' \(exec)"])
+                #expect(answer.status == 0, "\(answer.stderr)")
+                return answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let first = try user("com.example.AppOne")
+            let again = try user("com.example.AppOne")
+            let other = try user("com.example.AppTwo")
+            #expect(first == again, "one user per app and device: \(first), \(again)")
+            if getuid() == 0 {
+                #expect(first != "0" && other != "0" && first != other, "App One \(first), App Two \(other)")
+            } else {
+                #expect(first == "\(getuid())" && other == first, "the operator's user: \(first), \(other)")
+            }
         }
     }
 

@@ -9,9 +9,11 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #ifndef __NR_landlock_create_ruleset
@@ -81,15 +83,36 @@ static inline int kclab_landlock_restrict(int ruleset) {
     return (int)syscall(__NR_landlock_restrict_self, ruleset, 0UL);
 }
 
+/// `path` opened to be executed later by ``kclab_execute_opened`` (not closed on exec, so a script
+/// can be read by its interpreter through /dev/fd), or -1.
+static inline int kclab_open_program(const char *path) {
+    return open(path, O_RDONLY);
+}
+
+/// Executes the program open as `fd`, whose path the caller may no longer reach (fexecve(3));
+/// returns only on failure.
+static inline int kclab_execute_opened(int fd, char *const argv[]) {
+    extern char **environ;
+    return fexecve(fd, argv, environ);
+}
+
 /// Gives up every capability, for good: the bounding set (so that executing a program, even as
 /// root, grants none back), the ambient set, and the effective, permitted and inheritable sets.
-/// A process run as root keeps its user ID but none of root's powers beyond owning root's files
-/// (which Landlock keeps it from). 0 or -1.
-static inline int kclab_drop_capabilities(void) {
+/// With `user` of 0 or more, becomes that user ID (with it as the only group: setgroups,
+/// setresgid, setresuid) between the two, while the powers to do so remain; with -1, a process
+/// run as root keeps its user ID but none of root's powers beyond owning root's files (which
+/// Landlock keeps it from). 0 or -1.
+static inline int kclab_drop_capabilities(int64_t user) {
     for (int capability = 0; capability < 64; capability++) {
         if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL) return -1;
     }
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+    if (user >= 0) {
+        uid_t id = (uid_t)user;
+        if (setgroups(0, (void *)0) != 0) return -1;
+        if (setresgid(id, id, id) != 0) return -1;
+        if (setresuid(id, id, id) != 0) return -1;
+    }
     struct {
         uint32_t version;
         int pid;
