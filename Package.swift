@@ -339,10 +339,16 @@ let package = Package(
             path: "Services/Cloud/CloudStore",
             swiftSettings: strictSettings
         ),
+        /// A PostgreSQL server of the lab's own (initdb, pg_ctl): for tests and `make scale-demo`.
+        .target(
+            name: "PostgresInstance",
+            path: "Services/Support/PostgresInstance",
+            swiftSettings: strictSettings
+        ),
         /// cloudd's zones in PostgreSQL (postgres-nio), behind the same storage protocol.
         .target(
             name: "CloudPostgres",
-            dependencies: ["CloudZones", product("PostgresNIO"), product("Logging")],
+            dependencies: ["CloudZones", product("PostgresNIO"), product("NIOSSL"), product("Logging")],
             path: "Services/Cloud/CloudPostgres",
             swiftSettings: strictSettings
         ),
@@ -577,8 +583,8 @@ let package = Package(
         .target(
             name: "CloudService",
             dependencies: [
-                "CloudAPI", "CloudStore", "CloudZones", "LabErrors", "ServiceMetrics", "ServiceSupport", product("Hummingbird"),
-                product("Logging"), product("NIOCore"),
+                "CloudAPI", "CloudPostgres", "CloudStore", "CloudZones", "LabErrors", "ServiceMetrics", "ServiceSupport",
+                product("Hummingbird"), product("Logging"), product("NIOCore"), product("ServiceLifecycle"),
             ],
             path: "Services/Cloud/CloudService",
             swiftSettings: strictSettings
@@ -952,7 +958,8 @@ let package = Package(
         .testTarget(
             name: "KeychainSyncTests",
             dependencies: [
-                "KeychainSync", "CloudZones", "CloudStore", "CloudPostgres", "KeychainItems", "KeychainTypes", product("PostgresNIO"),
+                "KeychainSync", "CloudZones", "CloudStore", "CloudPostgres", "KeychainItems", "KeychainTypes", "PostgresInstance",
+                product("PostgresNIO"),
                 product("Logging"),
             ],
             path: "Tests/KeychainSyncTests",
@@ -1036,6 +1043,7 @@ let package = Package(
                 "website",
                 "cloudd",
                 "CloudAPI",
+                "PostgresInstance",
                 "KeychainSync",
                 "KeychainSyncClient",
                 "KeychainItems",

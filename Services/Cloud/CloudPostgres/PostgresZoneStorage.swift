@@ -8,9 +8,16 @@ import Synchronization
 /// SQLite (docs/scale.md). Each batch is one transaction that first locks its zone's row, so the
 /// tag check and the write it allows cannot interleave with another writer's, in this process or
 /// in another cloudd on the same database, and each zone's log numbers follow each other with no
-/// gap and no repeat. One connection, its calls taken in turn.
+/// gap and no repeat. A committed batch notifies the ``changeChannel`` (LISTEN/NOTIFY), which
+/// every cloudd on the database hears (``PostgresZoneFeed``). Calls share a small pool of
+/// connections; one that was lost (the server restarted) is opened again at its next call.
 public final class PostgresZoneStorage: ZoneStorage {
-    private let connection: Mutex<PostgresConnection>
+    /// The channel a committed batch notifies, with `VIEW/ACCOUNT` (a view's name has no slash).
+    public static let changeChannel = "kclab_zone_changes"
+
+    private let slots: [Slot]
+    private let next = Atomic<Int>(0)
+    private let configuration: PostgresConnection.Configuration
     private let logger: Logger
 
     /// The schema's versions, applied in order, each once (`schema_versions`).
@@ -39,22 +46,23 @@ public final class PostgresZoneStorage: ZoneStorage {
         )
     ]
 
-    /// Connects with `configuration` and brings the schema up to date.
-    public init(configuration: PostgresConnection.Configuration, logger: Logger) throws {
-        let connection = try PostgresConnection.connect(
-            on: PostgresConnection.defaultEventLoopGroup.any(),
-            configuration: configuration,
-            id: 1,
-            logger: logger
-        ).wait()
-        self.connection = Mutex(connection)
+    /// Connects with `configuration` (up to `connections` at once, opened as calls need them)
+    /// and brings the schema up to date.
+    public init(configuration: PostgresConnection.Configuration, connections: Int = 4, logger: Logger) throws {
+        slots = (0..<max(1, connections)).map { _ in Slot() }
+        self.configuration = configuration
         self.logger = logger
         try migrate()
     }
 
-    /// Closes the connection.
+    /// Closes every connection.
     public func close() {
-        connection.withLock { connection in _ = try? connection.close().wait() }
+        for slot in slots {
+            slot.lock.lock()
+            defer { slot.lock.unlock() }
+            _ = try? slot.connection?.close().wait()
+            slot.connection = nil
+        }
     }
 
     private func migrate() throws {
@@ -108,6 +116,10 @@ public final class PostgresZoneStorage: ZoneStorage {
                 }
             }
             try session.run("UPDATE zones SET latest = \(sequence) WHERE account = \(zone.account) AND view = \(zone.view)")
+            if !changes.isEmpty {
+                // Sent at commit, and only then.
+                try session.run("SELECT pg_notify(\(Self.changeChannel), \(zone.view + "/" + zone.account))")
+            }
             return result
         }
     }
@@ -159,9 +171,27 @@ public final class PostgresZoneStorage: ZoneStorage {
         }
     }
 
-    /// Runs `body` with the connection, which no other call uses meanwhile.
+    /// Runs `body` with a connection of the pool, which no other call uses meanwhile: the first
+    /// free one, else the next in turn once it is free; opened first if it is not open.
     private func withSession<Result>(_ body: (Session) throws -> Result) throws -> Result {
-        try connection.withLock { connection in try body(Session(connection: connection, logger: logger)) }
+        let slot: Slot
+        if let free = slots.first(where: { $0.lock.try() }) {
+            slot = free
+        } else {
+            slot = slots[next.add(1, ordering: .relaxed).oldValue % slots.count]
+            slot.lock.lock()
+        }
+        defer { slot.lock.unlock() }
+        if slot.connection?.isClosed ?? true {
+            slot.connection = try PostgresConnection.connect(
+                on: PostgresConnection.defaultEventLoopGroup.any(),
+                configuration: configuration,
+                id: Int.random(in: 1...Int(Int32.max)),
+                logger: logger
+            ).wait()
+        }
+        guard let open = slot.connection else { throw PostgresZoneStorageError.notConnected }
+        return try body(Session(connection: open, logger: logger))
     }
 
     /// Runs `body` in a transaction on the connection; rolls back when it throws.
@@ -178,4 +208,15 @@ public final class PostgresZoneStorage: ZoneStorage {
             }
         }
     }
+}
+
+/// One connection of the pool, opened when first needed, and the lock that gives it to one call:
+/// `connection` is read and written only while `lock` is held.
+private final class Slot: @unchecked Sendable {
+    let lock = NSLock()
+    var connection: PostgresConnection?
+}
+
+enum PostgresZoneStorageError: Error {
+    case notConnected
 }

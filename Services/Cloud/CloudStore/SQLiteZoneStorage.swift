@@ -8,9 +8,9 @@ import SQLiteSupport
 public final class SQLiteZoneStorage: ZoneStorage {
     private let database: DatabaseQueue
 
-    /// Opens (or creates) `zones.sqlite` in `directory`.
-    public init(directory: URL) throws {
-        database = try DatabaseQueue.wal("zones.sqlite", in: directory)
+    /// Opens (or creates) `file` in `directory`.
+    public init(directory: URL, file: String = "zones.sqlite") throws {
+        database = try DatabaseQueue.wal(file, in: directory)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("zones-v1") { db in
             try db.execute(

@@ -22,11 +22,35 @@ struct Cloudd: AsyncParsableCommand {
 
     @OptionGroup var metrics: MetricsOptions
 
+    @Option(
+        help: """
+            Where the zones are kept: sqlite:PATH, or postgres://USER@HOST:PORT/DATABASE (?host=/SOCKET-FOLDER, \
+            ?sslmode=require; the password from PGPASSWORD) for replicas sharing one database \
+            (also CLOUDD_STORE); default sqlite: zones.sqlite in the state folder.
+            """
+    )
+    var store: String?
+
+    func validate() throws {
+        _ = try storeLocation()
+    }
+
+    /// `--store` or CLOUDD_STORE, read.
+    func storeLocation() throws -> CloudStoreLocation? {
+        guard let text = DaemonOptions.value(store, "STORE") else { return nil }
+        do {
+            return try CloudStoreLocation(parsing: text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() async throws {
         FileModes.restrictToOwner()
         let logger = ServiceLogging.bootstrap(label: "cloudd")
         var configuration = CloudServer.Configuration(daemon.configuration(defaultPort: 7705))
         configuration.metrics = metrics.address(defaultPort: 9705)
+        configuration.store = try storeLocation()
         try await CloudServer.run(configuration, logger: logger)
     }
 }

@@ -1,21 +1,25 @@
-import Foundation
+public import Foundation
 import Glibc
-import PostgresNIO
 
-/// A PostgreSQL server of a test's own: `initdb` in a temporary folder and `pg_ctl` on a free
-/// loopback port, as `nobody` when the tests run as root (PostgreSQL refuses root), stopped and
-/// removed by ``stop()``. PostgreSQL comes from Debian (`make deps` installs it): its programs on
-/// PATH, or in `/usr/lib/postgresql/VERSION/bin`.
-final class ThrowawayPostgres {
-    let folder: URL
-    let port: Int
+/// A PostgreSQL server of the lab's own: `initdb` in a folder and `pg_ctl` on a loopback port, as
+/// `nobody` when this process is root (PostgreSQL refuses root). Tests start one each and stop it;
+/// `make scale-demo` starts its shards this way. PostgreSQL comes from Debian (`make deps`
+/// installs it): its programs on PATH, or in `/usr/lib/postgresql/VERSION/bin`. The server
+/// trusts every local connection (`-A trust`) and listens on 127.0.0.1 only.
+public final class PostgresInstance: Sendable {
+    /// The folder holding the cluster (`data/`), its socket and its log.
+    public let folder: URL
+    /// The loopback port it listens on.
+    public let port: Int
     private let bin: URL
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init() throws {
+    /// Creates a cluster in a new temporary folder and starts it on a free loopback port; with
+    /// `durable` false (tests), without fsync.
+    public init(durable: Bool = false) throws {
         guard let bin = Self.binaries() else {
             throw Failure(description: "PostgreSQL's initdb is not installed (make deps installs Debian's postgresql)")
         }
@@ -29,20 +33,24 @@ final class ThrowawayPostgres {
         }
         port = try Self.freePort()
         try run("initdb", ["-D", data.path, "-U", "kclab", "-A", "trust", "--no-sync", "-E", "UTF8"])
-        let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder.path) -c fsync=off"
+        try start(durable: durable)
+    }
+
+    public var data: URL { folder.appending(path: "data") }
+
+    /// The store URL cloudd takes (`--store`): user `kclab`, database `postgres`.
+    public var url: String { "postgres://kclab@127.0.0.1:\(port)/postgres" }
+
+    /// Starts the server (again, after ``stop(removing:)`` with `removing` false).
+    public func start(durable: Bool = false) throws {
+        let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder.path)" + (durable ? "" : " -c fsync=off")
         try run("pg_ctl", ["-D", data.path, "-l", folder.appending(path: "server.log").path, "-o", options, "-w", "-t", "60", "start"])
     }
 
-    var data: URL { folder.appending(path: "data") }
-
-    var configuration: PostgresConnection.Configuration {
-        PostgresConnection.Configuration(host: "127.0.0.1", port: port, username: "kclab", password: nil, database: "postgres", tls: .disable)
-    }
-
-    /// Stops the server (fast shutdown) and removes its folder.
-    func stop() {
+    /// Stops the server (fast shutdown); with `removing`, removes its folder too.
+    public func stop(removing: Bool = true) {
         try? run("pg_ctl", ["-D", data.path, "-m", "fast", "-w", "stop"])
-        try? FileManager.default.removeItem(at: folder)
+        if removing { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Runs one of PostgreSQL's programs, as nobody when this process is root, through the
@@ -62,7 +70,7 @@ final class ThrowawayPostgres {
     }
 
     /// The folder holding initdb and pg_ctl.
-    static func binaries() -> URL? {
+    public static func binaries() -> URL? {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { URL(fileURLWithPath: "/usr/lib/postgresql/\($0)/bin") }

@@ -13,6 +13,8 @@ public final class ChangeWatch<Key: Hashable & Sendable>: Sendable {
 
     private struct State {
         var versions: [Key: Int] = [:]
+        /// Changes of every key at once (``changedEverything()``).
+        var epoch = 0
         var waiters: [Key: [Waiter]] = [:]
     }
 
@@ -22,7 +24,7 @@ public final class ChangeWatch<Key: Hashable & Sendable>: Sendable {
 
     /// How many changes the key has had since the watch began.
     public func version(_ zone: Key) -> Int {
-        state.withLock { $0.versions[zone, default: 0] }
+        state.withLock { $0.versions[zone, default: 0] + $0.epoch }
     }
 
     /// Wakes the key's waiters: it changed.
@@ -34,12 +36,23 @@ public final class ChangeWatch<Key: Hashable & Sendable>: Sendable {
         for waiter in woken { waiter.continuation.resume(returning: true) }
     }
 
+    /// Wakes every waiter of every key: any of them may have changed unseen (cloudd's feed from
+    /// the other replicas was lost and is back), so each looks again.
+    public func changedEverything() {
+        let woken = state.withLock { state in
+            state.epoch += 1
+            defer { state.waiters.removeAll() }
+            return state.waiters.values.flatMap { $0 }
+        }
+        for waiter in woken { waiter.continuation.resume(returning: true) }
+    }
+
     /// Waits until the key changes past `version` (true) or `timeout` passes (false).
     public func wait(_ zone: Key, after version: Int, timeout: Duration) async -> Bool {
         let id = UUID()
         return await withCheckedContinuation { continuation in
             let already = state.withLock { state in
-                guard state.versions[zone, default: 0] == version else { return true }
+                guard state.versions[zone, default: 0] + state.epoch == version else { return true }
                 state.waiters[zone, default: []].append(Waiter(id: id, continuation: continuation))
                 return false
             }

@@ -1,0 +1,85 @@
+import CloudAPI
+import DeviceProtocol
+import Foundation
+import LabControl
+import NIOHTTP1
+import PostgresInstance
+import ServiceSupport
+import Testing
+import WorldTestSupport
+
+/// Two cloudd replicas on one PostgreSQL database (`--store postgres://…`), each its own process:
+/// a device waiting on one replica learns of a change another device saved through the other
+/// (LISTEN/NOTIFY), and reads it there; the change tags are the database's, so a stale write
+/// through either replica loses.
+@Suite(.serialized) struct CloudReplicaTests {
+    @Test func aChangeThroughOneReplicaWakesADeviceWaitingOnAnother() async throws {
+        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+            let postgres = try PostgresInstance()
+            defer { postgres.stop() }
+            var pids: [Int32] = []
+            var urls: [String] = []
+            do {
+                for name in ["replica-a", "replica-b"] {
+                    let state = lab.state.root.appending(path: name)
+                    let endpoint = state.appending(path: "endpoint.json")
+                    let log = lab.state.root.appending(path: "\(name).log")
+                    let arguments = [
+                        "--world", lab.state.builtWorld.path, "--state", state.path, "--port", "0", "--metrics-port", "off", "--store", postgres.url,
+                    ]
+                    let pid = try LabProcesses.start("cloudd", arguments, log: log)
+                    pids.append(pid)
+                    try await LabProcesses.waitFor(endpoint, process: pid, name: "cloudd", log: log)
+                    urls.append(try #require(SiteRecord.endpointURL(endpoint)))
+                }
+                try await Self.exercise(lab, urls)
+            } catch {
+                for pid in pids { await LabProcesses.stop(pid) }
+                throw error
+            }
+            for pid in pids { await LabProcesses.stop(pid) }
+        }
+    }
+
+    static func exercise(_ lab: RunningLab, _ urls: [String]) async throws {
+        let world = lab.state.builtWorld
+        let phoneOnA = ServiceClient(baseURL: urls[0], tls: try TLSIdentities.deviceClient(world: world, device: "phone"))
+        let macOnB = ServiceClient(baseURL: urls[1], tls: try TLSIdentities.deviceClient(world: world, device: "mac"))
+        defer {
+            for client in [phoneOnA, macOnB] { Task { await client.shutdown() } }
+        }
+        // A wait without `since` ends only on a change this replica hears of (or its time): the
+        // write goes through the other replica a second after the wait began.
+        async let woken = macOnB.get("/v1/zones/Applications/wait?seconds=20", as: CloudAPI.WaitResponse.self)
+        try await Task.sleep(for: .seconds(1))
+        let id = UUID()
+        let saved = try await phoneOnA.send(
+            .POST,
+            "/v1/zones/Applications/modify",
+            CloudAPI.ModifyRequest(writes: [CloudAPI.Write(uuid: id, payload: Data("sealed v1".utf8), expectedTag: nil)]),
+            as: CloudAPI.ModifyResponse.self
+        )
+        let tag = try #require(saved.outcomes[id.uuidString]?.changeTag)
+        let answer = try await woken
+        #expect(answer.changed, "the replica heard of the other's write")
+
+        let seen = try await macOnB.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
+        #expect(seen.changes.map(\.uuid) == [id] && seen.changes.first?.changeTag == tag)
+        #expect(seen.token == answer.token, "one token for the zone, whichever replica gives it")
+
+        // The Mac saves over the tag through B; the iPhone's write with the old tag, through A, loses.
+        _ = try await macOnB.send(
+            .POST,
+            "/v1/zones/Applications/modify",
+            CloudAPI.ModifyRequest(writes: [CloudAPI.Write(uuid: id, payload: Data("sealed v2".utf8), expectedTag: tag)]),
+            as: CloudAPI.ModifyResponse.self
+        )
+        let stale = try await phoneOnA.send(
+            .POST,
+            "/v1/zones/Applications/modify",
+            CloudAPI.ModifyRequest(writes: [CloudAPI.Write(uuid: id, payload: Data("sealed v3".utf8), expectedTag: tag)]),
+            as: CloudAPI.ModifyResponse.self
+        )
+        #expect(stale.outcomes[id.uuidString]?.status == .conflict)
+    }
+}
