@@ -348,7 +348,7 @@ let package = Package(
         /// cloudd's zones in PostgreSQL (postgres-nio), behind the same storage protocol.
         .target(
             name: "CloudPostgres",
-            dependencies: ["CloudZones", product("PostgresNIO"), product("NIOSSL"), product("Logging")],
+            dependencies: ["CloudZones", product("PostgresNIO"), product("NIOCore"), product("NIOSSL"), product("Logging")],
             path: "Services/Cloud/CloudPostgres",
             swiftSettings: strictSettings
         ),
@@ -1043,6 +1043,8 @@ let package = Package(
                 "website",
                 "cloudd",
                 "CloudAPI",
+                "CloudPostgres",
+                "CloudZones",
                 "PostgresInstance",
                 "KeychainSync",
                 "KeychainSyncClient",

@@ -18,6 +18,8 @@ extension CloudAPI {
         case recordTooLarge
         /// Not the operator's certificate, on an admin route.
         case notAnAdministrator
+        /// The store holding the account's zones (its shard) cannot be reached now: try again.
+        case storeUnavailable
 
         public var httpStatus: Int {
             switch self {
@@ -26,6 +28,7 @@ extension CloudAPI {
             case .unknownView: 404
             case .tokenExpired: 410
             case .recordTooLarge: 413
+            case .storeUnavailable: 503
             }
         }
     }

@@ -1,6 +1,7 @@
 public import CloudZones
 public import Foundation
 public import Logging
+import NIOCore
 public import PostgresNIO
 import Synchronization
 
@@ -182,16 +183,39 @@ public final class PostgresZoneStorage: ZoneStorage {
             slot.lock.lock()
         }
         defer { slot.lock.unlock() }
-        if slot.connection?.isClosed ?? true {
-            slot.connection = try PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(),
-                configuration: configuration,
-                id: Int.random(in: 1...Int(Int32.max)),
-                logger: logger
-            ).wait()
+        do {
+            if slot.connection?.isClosed ?? true {
+                do {
+                    slot.connection = try PostgresConnection.connect(
+                        on: PostgresConnection.defaultEventLoopGroup.any(),
+                        configuration: configuration,
+                        id: Int.random(in: 1...Int(Int32.max)),
+                        logger: logger
+                    ).wait()
+                } catch {
+                    throw ZoneStoreUnavailable("cannot connect: \(String(reflecting: error))")
+                }
+            }
+            guard let open = slot.connection else { throw ZoneStoreUnavailable("no connection to PostgreSQL") }
+            return try body(Session(connection: open, logger: logger))
+        } catch let error where Self.isUnavailable(error) {
+            _ = try? slot.connection?.close().wait()
+            slot.connection = nil
+            logger.warning("PostgreSQL cannot be reached", metadata: ["error": "\(String(reflecting: error))"])
+            throw ZoneStoreUnavailable("the account's store (PostgreSQL) cannot be reached now: try again")
         }
-        guard let open = slot.connection else { throw PostgresZoneStorageError.notConnected }
-        return try body(Session(connection: open, logger: logger))
+    }
+
+    /// Whether `error` says the server could not be reached or went away (nothing was committed:
+    /// the call may be tried again), rather than refusing a statement: a connection error, or a
+    /// server error of class 08 (connection exception) or 57 (operator intervention, such as a
+    /// shutdown).
+    static func isUnavailable(_ error: any Error) -> Bool {
+        if error is ZoneStoreUnavailable || error is ChannelError || error is IOError { return true }
+        guard let error = error as? PSQLError else { return false }
+        guard error.code == .server else { return true }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return state.hasPrefix("08") || state.hasPrefix("57")
     }
 
     /// Runs `body` in a transaction on the connection; rolls back when it throws.
@@ -215,8 +239,4 @@ public final class PostgresZoneStorage: ZoneStorage {
 private final class Slot: @unchecked Sendable {
     let lock = NSLock()
     var connection: PostgresConnection?
-}
-
-enum PostgresZoneStorageError: Error {
-    case notConnected
 }

@@ -1,3 +1,4 @@
+import CloudAPI
 import CloudPostgres
 import CloudStore
 import CloudZones
@@ -15,8 +16,9 @@ public enum CloudServer {
         public var daemon: DaemonConfiguration
         /// Where Prometheus metrics are served (the endpoint file's `metrics`); nil serves none.
         public var metrics: MetricsAddress? = MetricsAddress(port: 9705)
-        /// Where the zones are kept; nil: `zones.sqlite` in the state folder.
-        public var store: CloudStoreLocation?
+        /// Where the zones are kept: one store, or several as shards (accounts spread by a stable
+        /// hash, in this order); none: `zones.sqlite` in the state folder.
+        public var stores: [CloudStoreLocation] = []
 
         /// The audit log: `STATE/audit.jsonl`.
         public var auditFile: URL { daemon.state.appending(path: "audit.jsonl") }
@@ -30,36 +32,42 @@ public enum CloudServer {
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
             let watch = ChangeWatch<ZoneID>()
-            let (storage, feed) = try openStore(configuration, watch: watch, logger: logger)
+            let (storage, feeds) = try openStores(configuration, watch: watch, logger: logger)
             let zones = CloudZones(storage: storage)
             let router = Router(context: DeviceRequestContext.self)
+            router.add(middleware: StoreUnavailableMiddleware())
             let audit = CloudAuditLog(file: configuration.auditFile, logger: logger)
             let routes = CloudRoutes(zones: zones, watch: watch, audit: audit)
             routes.add(to: router)
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
             let application = try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)
-            return [application, audit] + (feed.map { [$0] } ?? [])
+            return [application, audit] + feeds
         }
     }
 
-    /// The store `configuration` names, and for PostgreSQL the feed that wakes this replica's
-    /// waiters on the others' writes.
-    static func openStore(
+    /// The stores `configuration` names (several: shards), and for each on PostgreSQL the feed
+    /// that wakes this replica's waiters on the other replicas' writes.
+    static func openStores(
         _ configuration: Configuration,
         watch: ChangeWatch<ZoneID>,
         logger: Logger
-    ) throws -> (any ZoneStorage, (any Service)?) {
-        switch configuration.store ?? .sqlite(configuration.state.appending(path: "zones.sqlite")) {
-        case .sqlite(let file):
-            logger.info("zones in SQLite", metadata: ["store": "\(file.path)"])
-            return (try SQLiteZoneStorage(directory: file.deletingLastPathComponent(), file: file.lastPathComponent), nil)
-        case .postgres(let location):
-            logger.info("zones in PostgreSQL", metadata: ["store": "\(location)"])
-            let settings = try location.configuration()
-            let feed = PostgresZoneFeed(configuration: settings, logger: logger)
-            return (try PostgresZoneStorage(configuration: settings, logger: logger), ZoneFeedService(feed: feed, watch: watch))
+    ) throws -> (any ZoneStorage, [any Service]) {
+        let locations = configuration.stores.isEmpty ? [.sqlite(configuration.state.appending(path: "zones.sqlite"))] : configuration.stores
+        var shards: [any ZoneStorage] = []
+        var feeds: [any Service] = []
+        for (index, location) in locations.enumerated() {
+            logger.info("zones in \(location)", metadata: ["shard": "\(index) of \(locations.count)"])
+            switch location {
+            case .sqlite(let file):
+                shards.append(try SQLiteZoneStorage(directory: file.deletingLastPathComponent(), file: file.lastPathComponent))
+            case .postgres(let postgres):
+                let settings = try postgres.configuration()
+                shards.append(try PostgresZoneStorage(configuration: settings, logger: logger))
+                feeds.append(ZoneFeedService(feed: PostgresZoneFeed(configuration: settings, logger: logger), watch: watch))
+            }
         }
+        return (shards.count == 1 ? shards[0] : ShardedZoneStorage(shards: shards), feeds)
     }
 }
 
@@ -71,6 +79,18 @@ struct ZoneFeedService: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await feed.run(onChange: { watch.changed($0) }, onResume: { watch.changedEverything() })
+        }
+    }
+}
+
+/// A store that cannot be reached now answers 503 `storeUnavailable`, which a device retries,
+/// rather than the 500 of a fault.
+struct StoreUnavailableMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let unavailable as ZoneStoreUnavailable {
+            throw ProblemResponse(CloudAPI.ProblemCode.storeUnavailable, unavailable.description)
         }
     }
 }

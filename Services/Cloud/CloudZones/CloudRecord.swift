@@ -58,3 +58,13 @@ public protocol ZoneStorage: Sendable {
     /// number of its last change (0 for an empty zone).
     func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int)
 }
+
+/// A store that cannot be reached now (its server is down or restarting): the call may be tried
+/// again, and nothing of it was applied. cloudd answers 503 `storeUnavailable`.
+public struct ZoneStoreUnavailable: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

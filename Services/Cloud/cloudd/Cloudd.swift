@@ -25,24 +25,29 @@ struct Cloudd: AsyncParsableCommand {
     @Option(
         help: """
             Where the zones are kept: sqlite:PATH, or postgres://USER@HOST:PORT/DATABASE (?host=/SOCKET-FOLDER, \
-            ?sslmode=require; the password from PGPASSWORD) for replicas sharing one database \
-            (also CLOUDD_STORE); default sqlite: zones.sqlite in the state folder.
+            ?sslmode=require; the password from PGPASSWORD), which replicas may share. Given more than once: \
+            shards, accounts spread over them by a stable hash in this order (also CLOUDD_STORE, spaces \
+            between). Default sqlite: zones.sqlite in the state folder.
             """
     )
-    var store: String?
+    var store: [String] = []
 
     func validate() throws {
-        _ = try storeLocation()
+        _ = try storeLocations()
     }
 
     /// `--store` or CLOUDD_STORE, read.
-    func storeLocation() throws -> CloudStoreLocation? {
-        guard let text = DaemonOptions.value(store, "STORE") else { return nil }
-        do {
-            return try CloudStoreLocation(parsing: text)
-        } catch {
-            throw ValidationError(error.description)
+    func storeLocations() throws -> [CloudStoreLocation] {
+        let texts = store.isEmpty ? (DaemonOptions.value(nil, "STORE") ?? "").split(separator: " ").map(String.init) : store
+        var locations: [CloudStoreLocation] = []
+        for text in texts {
+            do {
+                locations.append(try CloudStoreLocation(parsing: text))
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
+        return locations
     }
 
     func run() async throws {
@@ -50,7 +55,7 @@ struct Cloudd: AsyncParsableCommand {
         let logger = ServiceLogging.bootstrap(label: "cloudd")
         var configuration = CloudServer.Configuration(daemon.configuration(defaultPort: 7705))
         configuration.metrics = metrics.address(defaultPort: 9705)
-        configuration.store = try storeLocation()
+        configuration.stores = try storeLocations()
         try await CloudServer.run(configuration, logger: logger)
     }
 }

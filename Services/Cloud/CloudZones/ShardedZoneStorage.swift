@@ -1,0 +1,46 @@
+public import Foundation
+
+/// Accounts spread over several stores (shards) by a stable hash of the account: every zone of an
+/// account lives on one shard, so a batch stays one transaction of one store, and a shard that is
+/// down costs only its own accounts. The shard map is the order of the stores in cloudd's
+/// configuration (`--store` given once per shard); changing the number of shards moves accounts,
+/// which the lab does not do for you (docs/scale.md).
+public final class ShardedZoneStorage: ZoneStorage {
+    public let shards: [any ZoneStorage]
+
+    public init(shards: [any ZoneStorage]) {
+        precondition(!shards.isEmpty, "a sharded store needs a shard")
+        self.shards = shards
+    }
+
+    /// The shard of `account` among `count`: FNV-1a (64-bit) of its UTF-8 bytes, modulo `count`.
+    /// The same in every process and on every machine, unlike Swift's seeded `Hasher`.
+    public static func shard(of account: String, among count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in account.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(hash % UInt64(count))
+    }
+
+    func store(_ zone: ZoneID) -> any ZoneStorage {
+        shards[Self.shard(of: zone.account, among: shards.count)]
+    }
+
+    public func record(_ uuid: UUID, in zone: ZoneID) throws -> CloudRecord? {
+        try store(zone).record(uuid, in: zone)
+    }
+
+    public func write<Result>(
+        in zone: ZoneID,
+        _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
+    ) throws -> Result {
+        try store(zone).write(in: zone, decide)
+    }
+
+    public func records(in zone: ZoneID) throws -> [CloudRecord] {
+        try store(zone).records(in: zone)
+    }
+
+    public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
+        try store(zone).changes(in: zone, after: sequence, limit: limit)
+    }
+}
