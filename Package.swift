@@ -19,6 +19,7 @@ let productPackages: [String: String] = [
     "Crypto": "swift-crypto",
     "CryptoExtras": "swift-crypto",
     "GRDB": "GRDB.swift",
+    "Histogram": "hdrhistogram-swift",
     "GRDBSQLite": "GRDB.swift",
     "HTTPTypes": "swift-http-types",
     "Hummingbird": "hummingbird",
@@ -84,6 +85,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -337,6 +339,16 @@ let package = Package(
             name: "CloudStore",
             dependencies: ["CloudZones", "SQLiteSupport", product("GRDB")],
             path: "Services/Cloud/CloudStore",
+            swiftSettings: strictSettings
+        ),
+        /// `kclab fleet`: thousands of light simulated devices against cloudd (docs/scale.md).
+        .target(
+            name: "Fleet",
+            dependencies: [
+                "KeychainItems", "KeychainSync", "KeychainSyncClient", "KeychainTypes", "ServiceSupport", "WorldBuilder", product("Crypto"),
+                product("Histogram"),
+            ],
+            path: "Tools/Fleet",
             swiftSettings: strictSettings
         ),
         /// A PostgreSQL server of the lab's own (initdb, pg_ctl): for tests and `make scale-demo`.
@@ -823,6 +835,7 @@ let package = Package(
             name: "kclab",
             dependencies: [
                 "AppIdentifiers",
+                "Fleet",
                 "LabErrors",
                 "WorldLayout",
                 "AppIdentity",

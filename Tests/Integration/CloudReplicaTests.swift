@@ -17,27 +17,7 @@ import WorldTestSupport
         try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
             let postgres = try PostgresInstance()
             defer { postgres.stop() }
-            var pids: [Int32] = []
-            var urls: [String] = []
-            do {
-                for name in ["replica-a", "replica-b"] {
-                    let state = lab.state.root.appending(path: name)
-                    let endpoint = state.appending(path: "endpoint.json")
-                    let log = lab.state.root.appending(path: "\(name).log")
-                    let arguments = [
-                        "--world", lab.state.builtWorld.path, "--state", state.path, "--port", "0", "--metrics-port", "off", "--store", postgres.url,
-                    ]
-                    let pid = try LabProcesses.start("cloudd", arguments, log: log)
-                    pids.append(pid)
-                    try await LabProcesses.waitFor(endpoint, process: pid, name: "cloudd", log: log)
-                    urls.append(try #require(SiteRecord.endpointURL(endpoint)))
-                }
-                try await Self.exercise(lab, urls)
-            } catch {
-                for pid in pids { await LabProcesses.stop(pid) }
-                throw error
-            }
-            for pid in pids { await LabProcesses.stop(pid) }
+            try await CloudReplicas.with(lab, count: 2, stores: [postgres.url]) { replicas in try await Self.exercise(lab, replicas.urls) }
         }
     }
 

@@ -20,21 +20,9 @@ import WorldTestSupport
         try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
             let shards = [try PostgresInstance(), try PostgresInstance()]
             defer { for shard in shards { shard.stop() } }
-            let state = lab.state.root.appending(path: "sharded")
-            let endpoint = state.appending(path: "endpoint.json")
-            let log = lab.state.root.appending(path: "sharded.log")
-            let arguments =
-                ["--world", lab.state.builtWorld.path, "--state", state.path, "--port", "0", "--metrics-port", "off"]
-                + shards.flatMap { ["--store", $0.url] }
-            let pid = try LabProcesses.start("cloudd", arguments, log: log)
-            do {
-                try await LabProcesses.waitFor(endpoint, process: pid, name: "cloudd", log: log)
-                try await Self.exercise(lab, try #require(SiteRecord.endpointURL(endpoint)), shards)
-            } catch {
-                await LabProcesses.stop(pid)
-                throw error
+            try await CloudReplicas.with(lab, count: 1, stores: shards.map(\.url)) { replicas in
+                try await Self.exercise(lab, replicas.urls[0], shards)
             }
-            await LabProcesses.stop(pid)
         }
     }
 

@@ -22,7 +22,7 @@ struct Kclab: AsyncParsableCommand {
         subcommands: [
             WorldCommand.self, BundleCommand.self, UpCommand.self, DownCommand.self, StatusCommand.self, ResetCommand.self,
             AppCommand.self, DeviceCommand.self, AASACommand.self, AssetLinksCommand.self, SiteCommand.self, CloudCommand.self,
-            SyncCommand.self, AssociationsCommand.self,
+            SyncCommand.self, FleetCommand.self, AssociationsCommand.self,
             DemoCommand.self,
             WebsitesCommand.self, RestartCommand.self, LogsCommand.self, KeychainCommand.self, ExplainCommand.self, ProfileCommand.self,
             LintCommand.self, TestCommand.self, DoctorCommand.self,

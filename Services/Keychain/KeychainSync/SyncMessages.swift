@@ -39,6 +39,12 @@ public struct UploadRequest: Sendable, Hashable {
     /// The item to save; nil to delete the record.
     public let item: KeychainItem?
     public let expectedTag: String?
+
+    public init(uuid: UUID, item: KeychainItem?, expectedTag: String?) {
+        self.uuid = uuid
+        self.item = item
+        self.expectedTag = expectedTag
+    }
 }
 
 /// What happens to a sync engine: the device's own changes, the network and the cloud's answers,

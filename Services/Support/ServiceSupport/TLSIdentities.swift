@@ -62,14 +62,30 @@ public enum TLSIdentities {
         try systemServiceClient(world: world, service: "kclab")
     }
 
+    /// A device's client side from an identity held in memory (`chainPEM`, `keyPEM`: a fleet's
+    /// devices, minted on demand), trusting the world's web root for servers.
+    public static func deviceClient(world: URL, chainPEM: String, keyPEM: String) throws -> TLSConfiguration {
+        try client(
+            world: world,
+            chain: try NIOSSLCertificate.fromPEMBytes(Array(chainPEM.utf8)),
+            key: try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)
+        )
+    }
+
     private static func client(world: URL, chain chainPath: String, key keyPath: String) throws -> TLSConfiguration {
         let layout = WorldLayout(root: world)
-        let chain = try NIOSSLCertificate.fromPEMFile(layout.url(chainPath).path)
-        let key = try NIOSSLPrivateKey(file: layout.url(keyPath).path, format: .pem)
+        return try client(
+            world: world,
+            chain: try NIOSSLCertificate.fromPEMFile(layout.url(chainPath).path),
+            key: try NIOSSLPrivateKey(file: layout.url(keyPath).path, format: .pem)
+        )
+    }
+
+    private static func client(world: URL, chain: [NIOSSLCertificate], key: NIOSSLPrivateKey) throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateChain = chain.map { .certificate($0) }
         configuration.privateKey = .privateKey(key)
-        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(layout.url(WorldLayout.webRootCA).path))
+        configuration.trustRoots = .certificates(try webRoots(world: world))
         configuration.minimumTLSVersion = .tlsv12
         return configuration
     }

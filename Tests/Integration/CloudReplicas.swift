@@ -1,0 +1,51 @@
+import DeviceProtocol
+import Foundation
+import LabControl
+import WorldTestSupport
+
+/// cloudd processes of a test's own beside its lab's, over `stores` (`--store` each, in order),
+/// each with a state folder of its own; ``stop()`` ends them.
+struct CloudReplicas {
+    let pids: [Int32]
+    let urls: [String]
+
+    static func start(_ lab: RunningLab, count: Int, stores: [String]) async throws -> CloudReplicas {
+        var pids: [Int32] = []
+        var urls: [String] = []
+        do {
+            for index in 0..<count {
+                let state = lab.state.root.appending(path: "replica-\(index)")
+                let endpoint = state.appending(path: "endpoint.json")
+                let log = lab.state.root.appending(path: "replica-\(index).log")
+                let arguments =
+                    ["--world", lab.state.builtWorld.path, "--state", state.path, "--port", "0", "--metrics-port", "off"]
+                    + stores.flatMap { ["--store", $0] }
+                let pid = try LabProcesses.start("cloudd", arguments, log: log)
+                pids.append(pid)
+                try await LabProcesses.waitFor(endpoint, process: pid, name: "cloudd", log: log)
+                guard let url = SiteRecord.endpointURL(endpoint) else { throw LabFailure("cloudd wrote no endpoint in \(state.path)") }
+                urls.append(url)
+            }
+        } catch {
+            for pid in pids { await LabProcesses.stop(pid) }
+            throw error
+        }
+        return CloudReplicas(pids: pids, urls: urls)
+    }
+
+    func stop() async {
+        for pid in pids { await LabProcesses.stop(pid) }
+    }
+
+    /// Runs `body` with replicas started for it, and stops them whatever it does.
+    static func with(_ lab: RunningLab, count: Int, stores: [String], _ body: (CloudReplicas) async throws -> Void) async throws {
+        let replicas = try await start(lab, count: count, stores: stores)
+        do {
+            try await body(replicas)
+        } catch {
+            await replicas.stop()
+            throw error
+        }
+        await replicas.stop()
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a fleet run does: how many light devices, how they share accounts, for how long, and how
+/// often each writes a synced item. Every device keeps waiting on its account's zone (the lab's
+/// push) and fetches what changed, as a real device's sync engine does.
+public struct FleetPlan: Sendable, Codable, Equatable {
+    /// Simulated devices, each a task with its own device identity.
+    public var devices: Int = 1000
+    /// Devices signed in to each iCloud account (the last account may have fewer).
+    public var devicesPerAccount: Int = 4
+    /// How long writes go on, in seconds; then the fleet waits up to `settleSeconds` for every
+    /// write to reach every other device of its account.
+    public var seconds: Int = 60
+    public var settleSeconds: Int = 20
+    /// Synced writes each device makes a minute, on average (at random, exponential gaps).
+    public var writesPerDeviceMinute: Double = 6
+    /// The size of each item's secret, in bytes.
+    public var secretBytes: Int = 64
+
+    public init() {}
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The most devices one fleet process runs.
+    public static let maximumDevices = 20_000
+
+    /// Refuses a plan that cannot run, saying why.
+    public func validate() throws(Invalid) {
+        guard (1...Self.maximumDevices).contains(devices) else {
+            throw Invalid(description: "devices must be 1 to \(Self.maximumDevices), not \(devices)")
+        }
+        guard (1...devices).contains(devicesPerAccount) else { throw Invalid(description: "devices per account must be 1 to \(devices)") }
+        guard (1...86_400).contains(seconds), (0...3_600).contains(settleSeconds) else {
+            throw Invalid(description: "seconds must be 1 to 86400, settle 0 to 3600")
+        }
+        guard writesPerDeviceMinute >= 0, writesPerDeviceMinute <= 600 else {
+            throw Invalid(description: "writes per device a minute must be 0 to 600")
+        }
+        guard (1...65_536).contains(secretBytes) else { throw Invalid(description: "the secret must be 1 to 65536 bytes") }
+    }
+
+    /// The account of device `index` in run `run`: `fleet-RUN-N@fleet.keychainlab.test`. Each
+    /// run has accounts of its own, whose sealing keys only it holds: a run never meets what an
+    /// earlier one left in cloudd.
+    public func account(of index: Int, run: String) -> String {
+        "fleet-\(run)-\(index / devicesPerAccount)@fleet.keychainlab.test"
+    }
+
+    /// How many accounts the devices are spread over.
+    public var accounts: Int { (devices + devicesPerAccount - 1) / devicesPerAccount }
+}

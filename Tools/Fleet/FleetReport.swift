@@ -1,0 +1,71 @@
+import Foundation
+import Histogram
+
+/// A fleet run's figures, for people (``lines``) and for CI (JSON).
+public struct FleetReport: Sendable, Codable {
+    public var plan: FleetPlan
+    public var accounts: Int
+    public var elapsedSeconds: Double
+    /// Per operation (`upload`, `fetch`, `wait`): calls, calls a second, latency percentiles.
+    public var operations: [String: Latency]
+    /// A write's arrival at each other device of its account, and how many writes reached all.
+    public var convergence: Convergence
+    /// Failed calls, by operation and kind (an HTTP status, or the error's type).
+    public var errors: [String: Int]
+    /// The fleet process's resident memory, before the devices started and at the end.
+    public var memory: Memory
+
+    public struct Latency: Sendable, Codable, Equatable {
+        public var count: UInt64
+        public var perSecond: Double
+        public var p50Milliseconds: Double
+        public var p90Milliseconds: Double
+        public var p99Milliseconds: Double
+        public var maxMilliseconds: Double
+
+        init(_ histogram: Histogram<UInt64>, perSecond: Double) {
+            count = histogram.totalCount
+            self.perSecond = perSecond
+            func milliseconds(_ microseconds: UInt64) -> Double { Double(microseconds) / 1000 }
+            p50Milliseconds = milliseconds(histogram.valueAtPercentile(50))
+            p90Milliseconds = milliseconds(histogram.valueAtPercentile(90))
+            p99Milliseconds = milliseconds(histogram.valueAtPercentile(99))
+            maxMilliseconds = milliseconds(histogram.max)
+        }
+    }
+
+    public struct Convergence: Sendable, Codable, Equatable {
+        public var arrivals: Latency
+        /// Writes every other device of the account has seen.
+        public var converged: Int
+        /// Writes some device had not seen when the run ended.
+        public var pending: Int
+    }
+
+    public struct Memory: Sendable, Codable, Equatable {
+        public var residentBeforeBytes: Int
+        public var residentAfterBytes: Int
+        public var perDeviceBytes: Int
+    }
+
+    /// The report as a table for a terminal.
+    public var lines: [String] {
+        var lines = [
+            "fleet: \(plan.devices) devices over \(accounts) accounts, \(String(format: "%.1f", elapsedSeconds)) s",
+            "operation        calls     per s     p50 ms     p90 ms     p99 ms     max ms",
+        ]
+        func row(_ name: String, _ latency: Latency) -> String {
+            let cells = [latency.perSecond, latency.p50Milliseconds, latency.p90Milliseconds, latency.p99Milliseconds, latency.maxMilliseconds]
+            return name.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: "%9llu", latency.count)
+                + cells.map { String(format: " %10.1f", $0) }.joined()
+        }
+        for (name, latency) in operations.sorted(by: { $0.key < $1.key }) { lines.append(row(name, latency)) }
+        lines.append(row("convergence", convergence.arrivals))
+        lines.append("writes converged: \(convergence.converged), still travelling: \(convergence.pending)")
+        lines.append(
+            errors.isEmpty ? "errors: none" : "errors: " + errors.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        )
+        lines.append("memory: \(memory.residentAfterBytes / 1_048_576) MiB resident, about \(memory.perDeviceBytes / 1024) KiB a device")
+        return lines
+    }
+}
