@@ -5,6 +5,8 @@
 #                docs' marked command blocks (make doc-check)
 #   make bench   measure keychaind (release build) against gnome-keyring, AASA validation
 #                against curl + openssl, and what metrics and the audit log cost; see docs/benchmarks.md
+#   make scale-demo   the demo lab, two PostgreSQL shards, three cloudd replicas over them and a
+#                fleet of 1,000 light devices for a minute; prints the report (docs/scale.md)
 #   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
 #                see docs/compose.md
 
@@ -25,7 +27,7 @@ BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 generate: build
 	KCLAB_REGENERATE=1 $(SWIFT) test --skip-build --filter GeneratedConstantsTests
 
-.PHONY: generate wrappers demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-prune
+.PHONY: generate wrappers demo scale-demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-prune
 
 demo: deps
 	$(SWIFT) build
@@ -39,6 +41,14 @@ walkthrough: deps
 test: deps lint build
 	$(SWIFT) test --skip-build
 	Tools/doc-check.sh
+
+# Two PostgreSQL shards, three cloudd replicas over them and a fleet of 1,000 devices for a minute,
+# beside the demo lab; the lab goes down afterwards whatever the fleet did (docs/scale.md).
+scale-demo: deps
+	$(SWIFT) build
+	$(BIN)/kclab up --state .scale
+	$(BIN)/kclab fleet --state .scale --shards 2 --replicas 3 --devices 1000 --seconds 60 --json .scale/fleet.json; \
+	  status=$$?; $(BIN)/kclab down --state .scale; exit $$status
 
 # The README's marked command blocks, run as written (Tools/doc-check.sh).
 doc-check: deps build

@@ -827,7 +827,9 @@ let package = Package(
         /// Running a world: keychaind and devices as background processes, and talking to them.
         .target(
             name: "LabControl",
-            dependencies: ["WorldLayout", "CLandlock", "DeviceProtocol", "KeychainTypes", "WebsiteFixture", "WorldBuilder", "WorldFile"],
+            dependencies: [
+                "WorldLayout", "CLandlock", "DeviceProtocol", "KeychainTypes", "PostgresInstance", "WebsiteFixture", "WorldBuilder", "WorldFile",
+            ],
             path: "Tools/LabControl",
             swiftSettings: strictSettings
         ),

@@ -40,6 +40,12 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Another cloudd replica's URL; devices spread over the lab's cloudd and these in turn.")
     var replica: [String] = []
 
+    @Option(help: "Start this many PostgreSQL shards of the fleet's own, and cloudd replicas over them (--replicas).")
+    var shards: Int?
+
+    @Option(help: "Start this many cloudd replicas over the fleet's shards (one shard unless --shards says), and spread the devices over them.")
+    var replicas: Int?
+
     @Option(help: "Write the report as JSON to this file too.")
     var json: String?
 
@@ -55,10 +61,26 @@ struct FleetCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        guard let cloudd = lab.cloudd ?? SiteRecord.endpointURL(lab.lab.clouddEndpoint) else {
-            throw LabFailure("cloudd is not running in \(lab.state); start the lab with kclab up")
+        var scale: ScaleCloud? = nil
+        let urls: [String]
+        if shards != nil || replicas != nil {
+            let cloud = try await ScaleCloud.start(state: lab.lab, shards: shards ?? 1, replicas: replicas ?? 1) { line in warn(line) }
+            scale = cloud
+            urls = cloud.replicas + replica
+        } else {
+            guard let cloudd = lab.cloudd ?? SiteRecord.endpointURL(lab.lab.clouddEndpoint) else {
+                throw LabFailure("cloudd is not running in \(lab.state); start the lab with kclab up")
+            }
+            urls = [cloudd] + replica
         }
-        let report = try await FleetRunner.run(plan, world: lab.lab.builtWorld, cloudd: [cloudd] + replica) { line in warn(line) }
+        let report: FleetReport
+        do {
+            report = try await FleetRunner.run(plan, world: lab.lab.builtWorld, cloudd: urls) { line in warn(line) }
+        } catch {
+            await scale?.stop(state: lab.lab)
+            throw error
+        }
+        await scale?.stop(state: lab.lab)
         for line in report.lines { say(line) }
         if let json {
             let encoder = JSONEncoder()

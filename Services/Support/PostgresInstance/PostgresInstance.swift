@@ -47,6 +47,12 @@ public final class PostgresInstance: Sendable {
         try run("pg_ctl", ["-D", data.path, "-l", folder.appending(path: "server.log").path, "-o", options, "-w", "-t", "60", "start"])
     }
 
+    /// The running server's process ID (the first line of `data/postmaster.pid`), if it runs.
+    public var serverPID: Int32? {
+        guard let text = try? String(contentsOf: data.appending(path: "postmaster.pid"), encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
     /// Stops the server (fast shutdown); with `removing`, removes its folder too.
     public func stop(removing: Bool = true) {
         try? run("pg_ctl", ["-D", data.path, "-m", "fast", "-w", "stop"])

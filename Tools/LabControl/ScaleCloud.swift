@@ -1,0 +1,90 @@
+import DeviceProtocol
+import Foundation
+public import PostgresInstance
+
+/// The scale demo's cloud beside a running lab (docs/scale.md): PostgreSQL shards of its own
+/// (initdb and pg_ctl in temporary folders, as `nobody` when run as root) and cloudd replicas,
+/// each over every shard. Each process goes into the lab's record, so `kclab down` stops what an
+/// interrupted run left; ``stop()`` stops them all and removes the shards' folders.
+public final class ScaleCloud: Sendable {
+    public let shards: [PostgresInstance]
+    /// The replicas' URLs, in order.
+    public let replicas: [String]
+    private let pids: [Int32]
+
+    private init(shards: [PostgresInstance], replicas: [String], pids: [Int32]) {
+        self.shards = shards
+        self.replicas = replicas
+        self.pids = pids
+    }
+
+    /// Starts `shardCount` PostgreSQL servers and `replicaCount` cloudd replicas over them,
+    /// beside the lab in `state`; `progress` hears each step.
+    public static func start(
+        state: LabState,
+        shards shardCount: Int,
+        replicas replicaCount: Int,
+        progress: (String) -> Void
+    ) async throws -> ScaleCloud {
+        guard (1...8).contains(shardCount), (1...16).contains(replicaCount) else {
+            throw LabFailure("the scale cloud takes 1 to 8 shards and 1 to 16 replicas")
+        }
+        guard var record = LabRecord.read(state) else { throw LabFailure("nothing was started in \(state.root.path); run kclab up") }
+        var shards: [PostgresInstance] = []
+        var pids: [Int32] = []
+        var urls: [String] = []
+        do {
+            for index in 0..<shardCount {
+                progress("starting PostgreSQL shard \(index)")
+                let shard = try PostgresInstance(durable: true)
+                shards.append(shard)
+                if let pid = shard.serverPID {
+                    record.processes.append(.init(name: "postgres-shard-\(index)", pid: pid))
+                    try record.write(state)
+                }
+            }
+            for index in 0..<replicaCount {
+                progress("starting cloudd replica \(index) over \(shardCount) shard\(shardCount == 1 ? "" : "s")")
+                let folder = state.root.appending(path: "scale/replica-\(index)")
+                let endpoint = folder.appending(path: "endpoint.json")
+                try? FileManager.default.removeItem(at: endpoint)
+                let log = state.log("cloudd-replica-\(index)")
+                let arguments =
+                    ["--world", state.builtWorld.path, "--state", folder.path, "--port", "0", "--metrics-port", "off"]
+                    + shards.flatMap { ["--store", $0.url] }
+                let pid = try LabProcesses.start("cloudd", arguments, log: log)
+                pids.append(pid)
+                record.processes.append(
+                    .init(
+                        name: "cloudd-replica-\(index)",
+                        pid: pid,
+                        program: LabProcesses.binaries.appending(path: "cloudd").path,
+                        arguments: arguments
+                    )
+                )
+                try record.write(state)
+                try await LabProcesses.waitFor(endpoint, process: pid, name: "cloudd replica \(index)", log: log)
+                guard let url = SiteRecord.endpointURL(endpoint) else { throw LabFailure("cloudd replica \(index) wrote no endpoint") }
+                urls.append(url)
+            }
+        } catch {
+            await Self.stop(pids: pids, shards: shards, state: state)
+            throw error
+        }
+        return ScaleCloud(shards: shards, replicas: urls, pids: pids)
+    }
+
+    /// Stops the replicas, then the shards, and takes them out of the lab's record.
+    public func stop(state: LabState) async {
+        await Self.stop(pids: pids, shards: shards, state: state)
+    }
+
+    private static func stop(pids: [Int32], shards: [PostgresInstance], state: LabState) async {
+        for pid in pids { await LabProcesses.stop(pid) }
+        for shard in shards { shard.stop() }
+        if var record = LabRecord.read(state) {
+            record.processes.removeAll { $0.name.hasPrefix("cloudd-replica-") || $0.name.hasPrefix("postgres-shard-") }
+            try? record.write(state)
+        }
+    }
+}
