@@ -346,7 +346,7 @@ let package = Package(
             name: "Fleet",
             dependencies: [
                 "KeychainItems", "KeychainSync", "KeychainSyncClient", "KeychainTypes", "ServiceSupport", "WorldBuilder", product("Crypto"),
-                product("Histogram"),
+                product("Histogram"), product("AsyncHTTPClient"),
             ],
             path: "Tools/Fleet",
             swiftSettings: strictSettings

@@ -13,7 +13,7 @@ import WorldTestSupport
         try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
             let report = lab.state.root.appending(path: "fleet.json")
             let run = try lab.kclab([
-                "fleet", "--devices", "100", "--per-account", "4", "--seconds", "8", "--settle", "30", "--writes-per-minute", "12",
+                "fleet", "--devices", "100", "--per-account", "4", "--seconds", "8", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
                 "--shards", "2", "--replicas", "2", "--json", report.path,
             ])
             #expect(run.status == 0, "\(run.stderr)")

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import KeychainItems
 import KeychainSync
@@ -104,6 +105,9 @@ struct FleetDevice: Sendable {
 
     static func kind(_ error: any Error) -> String {
         if let failure = error as? ServiceClient.Failure { return "HTTP \(failure.status)" }
+        // An HTTP client's error says what went wrong (connectTimeout, readTimeout, …) and holds
+        // no secret; any other error is named by its type.
+        if error is HTTPClientError { return String(describing: error) }
         return String(reflecting: type(of: error))
     }
 }

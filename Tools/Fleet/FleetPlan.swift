@@ -12,6 +12,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// write to reach every other device of its account.
     public var seconds: Int = 60
     public var settleSeconds: Int = 20
+    /// Devices start one after another over this many seconds (capped at `seconds`), as load
+    /// tools ramp their users up, rather than a thousand TLS handshakes at once.
+    public var rampSeconds: Int = 10
     /// Synced writes each device makes a minute, on average (at random, exponential gaps).
     public var writesPerDeviceMinute: Double = 6
     /// The size of each item's secret, in bytes.
@@ -35,6 +38,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
         guard (1...86_400).contains(seconds), (0...3_600).contains(settleSeconds) else {
             throw Invalid(description: "seconds must be 1 to 86400, settle 0 to 3600")
         }
+        guard (0...3_600).contains(rampSeconds) else { throw Invalid(description: "the ramp must be 0 to 3600 seconds") }
         guard writesPerDeviceMinute >= 0, writesPerDeviceMinute <= 600 else {
             throw Invalid(description: "writes per device a minute must be 0 to 600")
         }
@@ -46,6 +50,11 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// earlier one left in cloudd.
     public func account(of index: Int, run: String) -> String {
         "fleet-\(run)-\(index / devicesPerAccount)@fleet.keychainlab.test"
+    }
+
+    /// When device `index` starts, after the run's start: spread evenly over the ramp.
+    public func startOffset(of index: Int) -> Duration {
+        .milliseconds(min(rampSeconds, seconds) * 1000 * index / devices)
     }
 
     /// How many accounts the devices are spread over.

@@ -43,10 +43,20 @@ public enum FleetRunner {
         let start = ContinuousClock.now
         let end = start + .seconds(plan.seconds)
         await withTaskGroup(of: Void.self) { group in
-            for device in fleet { group.addTask { await device.listen() } }
+            for device in fleet {
+                group.addTask {
+                    try? await Task.sleep(until: start + plan.startOffset(of: device.index))
+                    await device.listen()
+                }
+            }
             let writers = Task {
                 await withTaskGroup(of: Void.self) { writers in
-                    for device in fleet { writers.addTask { await device.write(until: end) } }
+                    for device in fleet {
+                        writers.addTask {
+                            try? await Task.sleep(until: start + plan.startOffset(of: device.index))
+                            await device.write(until: end)
+                        }
+                    }
                 }
             }
             var last = (ContinuousClock.now, stats.summary(elapsed: .zero))

@@ -34,6 +34,9 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "How long, at most, to wait afterwards for every write to reach every device of its account.")
     var settle = 20
 
+    @Option(help: "Start the devices one after another over this many seconds.")
+    var ramp = 10
+
     @Option(help: "Synced writes each device makes a minute, on average.")
     var writesPerMinute = 6.0
 
@@ -55,6 +58,7 @@ struct FleetCommand: AsyncParsableCommand {
         plan.devicesPerAccount = perAccount
         plan.seconds = seconds
         plan.settleSeconds = settle
+        plan.rampSeconds = ramp
         plan.writesPerDeviceMinute = writesPerMinute
         do {
             try plan.validate()
