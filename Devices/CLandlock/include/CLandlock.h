@@ -9,11 +9,9 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/types.h>
 #include <unistd.h>
 
 #ifndef __NR_landlock_create_ruleset
@@ -109,7 +107,9 @@ static inline int kclab_drop_capabilities(int64_t user) {
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
     if (user >= 0) {
         uid_t id = (uid_t)user;
-        if (setgroups(0, (void *)0) != 0) return -1;
+        // The raw call: glibc's wrapper is declared in <grp.h>, whose headers clash with
+        // Swift's Glibc module here; app-sandbox has one thread, so a per-thread call is whole.
+        if (syscall(SYS_setgroups, 0, (void *)0) != 0) return -1;
         if (setresgid(id, id, id) != 0) return -1;
         if (setresuid(id, id, id) != 0) return -1;
     }
