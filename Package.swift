@@ -397,6 +397,7 @@ let package = Package(
                 product("HummingbirdTLS"),
                 product("NIOCore"),
                 product("NIOHTTP1"),
+                product("NIOPosix"),
                 product("NIOSSL"),
                 product("Logging"),
                 product("X509"),
@@ -596,7 +597,7 @@ let package = Package(
             name: "CloudService",
             dependencies: [
                 "CloudAPI", "CloudPostgres", "CloudStore", "CloudZones", "LabErrors", "ServiceMetrics", "ServiceSupport",
-                product("Hummingbird"), product("Logging"), product("NIOCore"), product("ServiceLifecycle"),
+                product("Hummingbird"), product("Logging"), product("NIOCore"), product("NIOPosix"), product("ServiceLifecycle"),
             ],
             path: "Services/Cloud/CloudService",
             swiftSettings: strictSettings
@@ -604,7 +605,7 @@ let package = Package(
         /// cloudd: the CloudKit-like service iCloud Keychain syncs through (docs/icloud-keychain.md).
         .executableTarget(
             name: "cloudd",
-            dependencies: ["CloudService", "ServiceMetrics", "ServiceSupport", product("ArgumentParser"), product("Logging")],
+            dependencies: ["CloudService", "ServiceMetrics", "ServiceSupport", product("ArgumentParser"), product("Logging"), product("NIOCore")],
             path: "Services/Cloud/cloudd",
             swiftSettings: strictSettings
         ),

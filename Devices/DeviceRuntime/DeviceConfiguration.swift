@@ -18,8 +18,9 @@ public struct DeviceConfiguration: Sendable {
     public var associationd: ServiceAddress?
     /// Where webcredentiald listens; without it shared web credentials answer errSecNotAvailable.
     public var webcredentiald: ServiceAddress?
-    /// Where cloudd listens; without it the device's synchronizable items stay on it.
-    public var cloudd: ServiceAddress?
+    /// Where cloudd's replicas listen, tried in this order (the device moves to the next when one
+    /// fails); none: the device's synchronizable items stay on it.
+    public var cloudd: [ServiceAddress]
     /// Where the lab's websites answer (site.json): the device's DNS for its apps.
     public var siteFile: URL?
 
@@ -31,7 +32,7 @@ public struct DeviceConfiguration: Sendable {
         keychaind: ServiceAddress,
         associationd: ServiceAddress? = nil,
         webcredentiald: ServiceAddress? = nil,
-        cloudd: ServiceAddress? = nil,
+        cloudd: [ServiceAddress] = [],
         siteFile: URL? = nil
     ) {
         self.worldFile = worldFile

@@ -52,7 +52,10 @@ public enum DeviceRuntime {
         let associationsURL = try await configuration.associationd?.endpoint(service: "associationd").url
         let webCredentialsURL = try await configuration.webcredentiald?.endpoint(service: "webcredentiald").url
         // iCloud Keychain runs on a device signed in to an account, when the lab runs cloudd.
-        let cloudURL = declaration.iCloudAccount == nil ? nil : try await configuration.cloudd?.endpoint(service: "cloudd").url
+        var cloudURLs: [String] = []
+        if declaration.iCloudAccount != nil {
+            for address in configuration.cloudd { cloudURLs.append(try await address.endpoint(service: "cloudd").url) }
+        }
         let tls = try TLSIdentities.deviceClient(world: configuration.builtWorld, identityFolder: identityFolder)
         let calls = try endpoint.calls.flatMap(ServiceAddress.hostAndPort).map { try KeychainCallClient(host: $0.host, port: $0.port, tls: tls) }
         let services = Services(
@@ -60,7 +63,7 @@ public enum DeviceRuntime {
             calls: calls,
             associations: associationsURL.map { ServiceClient(baseURL: $0, tls: tls) },
             webCredentials: webCredentialsURL.map { ServiceClient(baseURL: $0, tls: tls) },
-            cloud: cloudURL.map { ServiceClient(baseURL: $0, tls: tls) }
+            cloud: cloudURLs.isEmpty ? nil : ServiceClient(baseURLs: cloudURLs, tls: tls)
         )
         // The HTTP clients are closed whatever ends the device, cancellation included.
         let signedIn = declaration

@@ -43,8 +43,13 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "webcredentiald (URL or endpoint file): apps' shared-web-credential calls go there.")
     var webcredentiald = ProcessInfo.processInfo.environment["DEVICE_WEBCREDENTIALD"] ?? ""
 
-    @Option(help: "cloudd (URL or endpoint file): a device signed in to iCloud syncs its keychain there.")
-    var cloudd = ProcessInfo.processInfo.environment["DEVICE_CLOUDD"] ?? ""
+    @Option(
+        help: """
+            cloudd (URL or endpoint file): a device signed in to iCloud syncs its keychain there. Give it \
+            once per replica: the device moves to the next when one fails (DEVICE_CLOUDD: space-separated).
+            """
+    )
+    var cloudd: [String] = (ProcessInfo.processInfo.environment["DEVICE_CLOUDD"] ?? "").split(separator: " ").map(String.init)
 
     func validate() throws {
         guard !keychaind.isEmpty else { throw ValidationError("--keychaind (or DEVICE_KEYCHAIND) is required") }
@@ -65,7 +70,7 @@ struct DeviceCommand: AsyncParsableCommand {
             keychaind: ServiceAddress(keychaind, calls: keychaindCalls.isEmpty ? nil : keychaindCalls),
             associationd: associationd.isEmpty ? nil : ServiceAddress(associationd),
             webcredentiald: webcredentiald.isEmpty ? nil : ServiceAddress(webcredentiald),
-            cloudd: cloudd.isEmpty ? nil : ServiceAddress(cloudd),
+            cloudd: cloudd.map { ServiceAddress($0) },
             siteFile: sites.map { URL(fileURLWithPath: $0) }
         )
         // SIGTERM and SIGINT end the device cleanly: its sockets are removed.

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceSupport
 
 /// cloudd's routes: every one needs a device certificate naming an iCloud account, and reaches
@@ -35,10 +36,8 @@ struct CloudRoutes: Sendable {
             if let large = body.writes.first(where: { ($0.payload?.count ?? 0) >= CloudAPI.maximumPayload }) {
                 throw Self.problem(.recordTooLarge, "the record \(large.uuid) is \(large.payload?.count ?? 0) bytes: records are under 1 MiB")
             }
-            let outcomes = try zones.modify(
-                body.writes.map { RecordWrite(uuid: $0.uuid, payload: $0.payload, expectedTag: $0.expectedTag) },
-                in: zone
-            )
+            let writes = body.writes.map { RecordWrite(uuid: $0.uuid, payload: $0.payload, expectedTag: $0.expectedTag) }
+            let outcomes = try await Self.blocking { try zones.modify(writes, in: zone) }
             var answered: [String: CloudAPI.Outcome] = [:]
             var applied = false
             var counts: [CloudAPI.Outcome.Status: Int] = [:]
@@ -75,7 +74,8 @@ struct CloudRoutes: Sendable {
             let limit = min(400, max(1, Int(query.get("limit") ?? "") ?? 400))
             let page: ZoneChanges
             do {
-                page = try zones.changes(in: zone, since: query.get("since"), limit: limit)
+                let since = query.get("since")
+                page = try await Self.blocking { try zones.changes(in: zone, since: since, limit: limit) }
             } catch ZoneChangesError.tokenExpired {
                 audit.record(CloudAuditLine(device, zone, "changes", status: 410, outcome: "tokenExpired"))
                 throw Self.problem(.tokenExpired, "the change token is not one this zone gave: fetch every change again (no since)")
@@ -94,13 +94,23 @@ struct CloudRoutes: Sendable {
             let (_, zone) = try await zone(context, "wait")
             let query = request.uri.queryParameters
             let seconds = min(60, max(0, Int(query.get("seconds") ?? "") ?? 30))
-            let version = watch.version(zone)
-            let current = try zones.token(of: zone)
-            if let since = query.get("since"), since != current {
-                return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
+            let since = query.get("since")
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while true {
+                let version = watch.version(zone)
+                let current = try await Self.blocking { try zones.token(of: zone) }
+                if let since, since != current {
+                    return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
+                }
+                let woken = await watch.wait(zone, after: version, timeout: deadline - ContinuousClock.now)
+                // Without a token a wake is the answer; with one, a wake that left the zone where
+                // the caller has it (the feed from other replicas came back and woke everyone)
+                // waits on for the time left.
+                if !woken || since == nil || ContinuousClock.now >= deadline {
+                    let token = try await Self.blocking { try zones.token(of: zone) }
+                    return try Self.json(CloudAPI.WaitResponse(changed: woken && token != since, token: token))
+                }
             }
-            let changed = await watch.wait(zone, after: version, timeout: .seconds(seconds))
-            return try Self.json(CloudAPI.WaitResponse(changed: changed, token: try zones.token(of: zone)))
         }
     }
 
@@ -142,6 +152,12 @@ struct CloudRoutes: Sendable {
             throw Self.problem(.unknownView, "no view '\(view)': \(Self.views.sorted().joined(separator: ", "))")
         }
         return (device, ZoneID(account: account, view: view))
+    }
+
+    /// Runs a store call, which blocks its thread on SQLite or PostgreSQL, on NIO's pool for
+    /// blocking work: a stalled database then holds none of the threads that serve requests.
+    static func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await NIOThreadPool.singleton.runIfActive(body)
     }
 
     static func json(_ value: some Encodable) throws -> Response {

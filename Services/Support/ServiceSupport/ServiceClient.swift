@@ -3,17 +3,38 @@ public import Foundation
 import NIOCore
 public import NIOHTTP1
 public import NIOSSL
+import Synchronization
 
-/// A connection to a service (keychaind, associationd, webcredentiald) with mutual TLS: a device's
-/// or a system service's certificate. JSON in, JSON out.
+/// A connection to a service (keychaind, associationd, webcredentiald, cloudd) with mutual TLS: a
+/// device's or a system service's certificate. JSON in, JSON out.
+///
+/// Given several base URLs (replicas of one stateless service, as cloudd's are), the client uses
+/// one until it fails below HTTP, then moves to the next for good. A request that never reached
+/// the failed replica (no connection) goes to the next at once, as does a read (GET) whatever
+/// broke; a write whose connection broke after it may have been sent is not repeated: its error
+/// reaches the caller, whose own retry goes to the next replica (docs/scale.md).
 public final class ServiceClient: Sendable {
-    public let baseURL: String
+    /// The replicas' base URLs, in the order they are tried.
+    public let baseURLs: [String]
     private let client: HTTPClient
+    private let current = Atomic<Int>(0)
 
-    public init(baseURL: String, tls: TLSConfiguration) {
-        self.baseURL = baseURL
+    /// The base URL calls go to now.
+    public var baseURL: String { baseURLs[current.load(ordering: .relaxed)] }
+
+    public convenience init(baseURL: String, tls: TLSConfiguration) {
+        self.init(baseURLs: [baseURL], tls: tls)
+    }
+
+    /// A client of the replicas at `baseURLs` (at least one), starting with the first.
+    public init(baseURLs: [String], tls: TLSConfiguration) {
+        precondition(!baseURLs.isEmpty, "a service client needs a base URL")
+        self.baseURLs = baseURLs
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        // With replicas to move to, a refused connection fails its requests at once rather than
+        // retrying the dead replica until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = baseURLs.count == 1
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -47,23 +68,55 @@ public final class ServiceClient: Sendable {
         as: Answer.Type,
         decoder: JSONDecoder = JSONDecoder()
     ) async throws -> Answer {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
-        return try await exchange(request, as: Answer.self, decoder: decoder)
+        let bytes = ByteBuffer(bytes: try JSONEncoder().encode(body))
+        return try await exchange(path, repeatable: method == .GET || method == .HEAD, as: Answer.self, decoder: decoder) { url in
+            var request = HTTPClientRequest(url: url)
+            request.method = method
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(bytes)
+            return request
+        }
     }
 
     /// GETs `path` (with its query) and decodes the answer; a non-2xx answer is a ``Failure``.
     public func get<Answer: Decodable>(_ path: String, as: Answer.Type, decoder: JSONDecoder = JSONDecoder()) async throws -> Answer {
-        try await exchange(HTTPClientRequest(url: baseURL + path), as: Answer.self, decoder: decoder)
+        try await exchange(path, repeatable: true, as: Answer.self, decoder: decoder) { HTTPClientRequest(url: $0) }
     }
 
-    private func exchange<Answer: Decodable>(_ request: HTTPClientRequest, as: Answer.Type, decoder: JSONDecoder) async throws -> Answer {
+    /// Sends the request `make` builds for a replica's URL, moving to the next replica as the
+    /// type's documentation says.
+    private func exchange<Answer: Decodable>(
+        _ path: String,
+        repeatable: Bool,
+        as: Answer.Type,
+        decoder: JSONDecoder,
+        make: (String) -> HTTPClientRequest
+    ) async throws -> Answer {
+        var tried = 0
+        while true {
+            let index = current.load(ordering: .relaxed)
+            do {
+                return try await exchange(make(baseURLs[index] + path), service: baseURLs[index], as: Answer.self, decoder: decoder)
+            } catch {
+                guard baseURLs.count > 1, !Task.isCancelled, let failure = TransportFailure(error) else { throw error }
+                // Another call may have moved on already; only the first to see it fail moves.
+                _ = current.compareExchange(expected: index, desired: (index + 1) % baseURLs.count, ordering: .relaxed)
+                tried += 1
+                guard tried < baseURLs.count, repeatable || failure == .notDelivered else { throw error }
+            }
+        }
+    }
+
+    private func exchange<Answer: Decodable>(
+        _ request: HTTPClientRequest,
+        service: String,
+        as: Answer.Type,
+        decoder: JSONDecoder
+    ) async throws -> Answer {
         let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 256 << 20)
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw Failure(status: Int(response.status.code), body: String(buffer: bytes), service: baseURL)
+            throw Failure(status: Int(response.status.code), body: String(buffer: bytes), service: service)
         }
         return try decoder.decode(Answer.self, from: Data(bytes.readableBytesView))
     }
