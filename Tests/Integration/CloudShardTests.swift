@@ -50,7 +50,7 @@ import WorldTestSupport
         let logger = Logger(label: "cloud-shard-tests")
         func records(_ shard: Int, _ account: String) throws -> [UUID] {
             let storage = try PostgresZoneStorage(
-                configuration: try PostgresLocation(url: shards[shard].url).configuration(password: nil),
+                servers: try PostgresLocation(url: shards[shard].url).servers(password: nil),
                 logger: logger
             )
             defer { storage.close() }

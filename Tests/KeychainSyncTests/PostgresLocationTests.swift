@@ -23,6 +23,15 @@ struct PostgresLocationTests {
         #expect(try PostgresLocation(url: "postgres://kclab@db:5432/x?sslmode=require").requireTLS)
     }
 
+    @Test func aPrimaryAndItsStandbys() throws {
+        let location = try PostgresLocation(url: "postgres://kclab@127.0.0.1:5433,127.0.0.1:5434,[::1]:5435/zones?target_session_attrs=read-write")
+        #expect(location.servers.map(\.description) == ["127.0.0.1:5433", "127.0.0.1:5434", "[::1]:5435"])
+        #expect(location.user == "kclab" && location.database == "zones")
+        #expect(location.description == "postgres://kclab@127.0.0.1:5433,127.0.0.1:5434,[::1]:5435/zones")
+        #expect(try location.servers(password: nil).configurations.count == 3)
+        #expect(try PostgresLocation(url: "postgres://db1:5432,db2:6543").servers.map(\.port) == [5432, 6543])
+    }
+
     @Test func refusalsSayWhy() {
         let cases: [(String, String)] = [
             ("postgres://kclab:secret@127.0.0.1/postgres", "PGPASSWORD"),
@@ -32,6 +41,12 @@ struct PostgresLocationTests {
             ("postgres://kclab@127.0.0.1/x?host=relative", "absolute path"),
             ("postgres://kclab@/x?host=/run&sslmode=require", "Unix socket takes no TLS"),
             ("postgres://kclab@127.0.0.1/" + String(repeating: "x", count: 3000), "longer than 2048 bytes"),
+            ("postgres://kclab@127.0.0.1:5432,127.0.0.1/x", "needs HOST:PORT"),
+            ("postgres://kclab@127.0.0.1:5432,:5433/x", "has no host"),
+            ("postgres://kclab@127.0.0.1:5432,127.0.0.1:99999/x", "port must be 1 to 65535"),
+            ("postgres://kclab@" + Array(repeating: "h:1", count: 9).joined(separator: ",") + "/x", "more than 8 servers"),
+            ("postgres://kclab@127.0.0.1/x?target_session_attrs=any", "target_session_attrs can only be read-write"),
+            ("postgres://kclab@a:1,b:2/x?host=/run", "a Unix socket is one server"),
         ]
         for (url, reason) in cases {
             #expect(throws: PostgresLocation.Invalid.self, "\(url)") { try PostgresLocation(url: url) }

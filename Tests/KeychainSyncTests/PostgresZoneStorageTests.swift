@@ -25,7 +25,7 @@ import Testing
     }
 
     func open(_ server: PostgresInstance) throws -> PostgresZoneStorage {
-        try PostgresZoneStorage(configuration: try PostgresLocation(url: server.url).configuration(password: nil), logger: Self.logger)
+        try PostgresZoneStorage(servers: try PostgresLocation(url: server.url).servers(password: nil), logger: Self.logger)
     }
 
     @Test func recordsAndTheirLogOutliveTheConnection() throws {
@@ -65,7 +65,7 @@ import Testing
             defer { writer.close() }
             let heard = Mutex<[ZoneID]>([])
             let resumes = Atomic<Int>(0)
-            let feed = PostgresZoneFeed(configuration: try PostgresLocation(url: server.url).configuration(password: nil), logger: Self.logger)
+            let feed = PostgresZoneFeed(servers: try PostgresLocation(url: server.url).servers(password: nil), logger: Self.logger)
             let listening = Task {
                 await feed.run(onChange: { zone in heard.withLock { $0.append(zone) } }, onResume: { resumes.add(1, ordering: .relaxed) })
             }

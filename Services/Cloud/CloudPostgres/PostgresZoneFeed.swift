@@ -1,6 +1,6 @@
 public import CloudZones
 public import Logging
-public import PostgresNIO
+import PostgresNIO
 
 /// What every cloudd on one PostgreSQL database hears of the others' writes: it LISTENs on
 /// ``PostgresZoneStorage/changeChannel`` on a connection of its own and reports each zone a
@@ -8,11 +8,11 @@ public import PostgresNIO
 /// lost, the server restarted) is never delivered, so after each (re)connection it reports a
 /// resume, on which every waiter looks at its zone's change token again: catch-up from tokens.
 public struct PostgresZoneFeed: Sendable {
-    let configuration: PostgresConnection.Configuration
+    let servers: PostgresServers
     let logger: Logger
 
-    public init(configuration: PostgresConnection.Configuration, logger: Logger) {
-        self.configuration = configuration
+    public init(servers: PostgresServers, logger: Logger) {
+        self.servers = servers
         self.logger = logger
     }
 
@@ -22,12 +22,7 @@ public struct PostgresZoneFeed: Sendable {
         var pause = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(
-                    on: PostgresConnection.defaultEventLoopGroup.any(),
-                    configuration: configuration,
-                    id: Int.random(in: 1...Int(Int32.max)),
-                    logger: logger
-                ).get()
+                let connection = try await servers.connect(logger: logger).get()
                 do {
                     try await connection.listen(on: PostgresZoneStorage.changeChannel) { notifications in
                         logger.info("listening for other replicas' changes")

@@ -2,7 +2,7 @@ public import CloudZones
 public import Foundation
 public import Logging
 import NIOCore
-public import PostgresNIO
+import PostgresNIO
 import Synchronization
 
 /// cloudd's zones in PostgreSQL (postgres-nio), behind the same ``ZoneStorage`` protocol as
@@ -18,7 +18,7 @@ public final class PostgresZoneStorage: ZoneStorage {
 
     private let slots: [Slot]
     private let next = Atomic<Int>(0)
-    private let configuration: PostgresConnection.Configuration
+    private let servers: PostgresServers
     private let logger: Logger
 
     /// The schema's versions, applied in order, each once (`schema_versions`).
@@ -47,11 +47,11 @@ public final class PostgresZoneStorage: ZoneStorage {
         )
     ]
 
-    /// Connects with `configuration` (up to `connections` at once, opened as calls need them)
+    /// Connects to `servers` (up to `connections` at once, opened as calls need them)
     /// and brings the schema up to date.
-    public init(configuration: PostgresConnection.Configuration, connections: Int = 4, logger: Logger) throws {
+    public init(servers: PostgresServers, connections: Int = 4, logger: Logger) throws {
         slots = (0..<max(1, connections)).map { _ in Slot() }
-        self.configuration = configuration
+        self.servers = servers
         self.logger = logger
         try migrate()
     }
@@ -186,12 +186,7 @@ public final class PostgresZoneStorage: ZoneStorage {
         do {
             if slot.connection?.isClosed ?? true {
                 do {
-                    slot.connection = try PostgresConnection.connect(
-                        on: PostgresConnection.defaultEventLoopGroup.any(),
-                        configuration: configuration,
-                        id: Int.random(in: 1...Int(Int32.max)),
-                        logger: logger
-                    ).wait()
+                    slot.connection = try servers.connect(logger: logger).wait()
                 } catch {
                     throw ZoneStoreUnavailable("cannot connect: \(String(reflecting: error))")
                 }

@@ -62,9 +62,9 @@ public enum CloudServer {
             case .sqlite(let file):
                 shards.append(try SQLiteZoneStorage(directory: file.deletingLastPathComponent(), file: file.lastPathComponent))
             case .postgres(let postgres):
-                let settings = try postgres.configuration()
-                shards.append(try PostgresZoneStorage(configuration: settings, logger: logger))
-                feeds.append(ZoneFeedService(feed: PostgresZoneFeed(configuration: settings, logger: logger), watch: watch))
+                let servers = try postgres.servers()
+                shards.append(try PostgresZoneStorage(servers: servers, logger: logger))
+                feeds.append(ZoneFeedService(feed: PostgresZoneFeed(servers: servers, logger: logger), watch: watch))
             }
         }
         return (shards.count == 1 ? shards[0] : ShardedZoneStorage(shards: shards), feeds)

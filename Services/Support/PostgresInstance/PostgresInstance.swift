@@ -19,7 +19,22 @@ public final class PostgresInstance: Sendable {
 
     /// Creates a cluster in a new temporary folder and starts it on a free loopback port; with
     /// `durable` false (tests), without fsync.
-    public init(durable: Bool = false) throws {
+    public convenience init(durable: Bool = false) throws {
+        try self.init(folder: ())
+        try run("initdb", ["-D", data.path, "-U", "kclab", "-A", "trust", "--no-sync", "-E", "UTF8"])
+        try start(durable: durable)
+    }
+
+    /// A streaming standby of `primary` (`pg_basebackup -R`), started durable, in a new
+    /// temporary folder. ``promote()`` makes it a primary.
+    public convenience init(standbyOf primary: PostgresInstance) throws {
+        try self.init(folder: ())
+        try run("pg_basebackup", ["-D", data.path, "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "kclab", "-X", "stream", "-R"])
+        try start(durable: true)
+    }
+
+    /// An empty folder of its own (given to nobody when root) and a free port.
+    private init(folder _: Void) throws {
         guard let bin = Self.binaries() else {
             throw Failure(description: "PostgreSQL's initdb is not installed (make deps installs Debian's postgresql)")
         }
@@ -32,8 +47,6 @@ public final class PostgresInstance: Sendable {
             }
         }
         port = try Self.freePort()
-        try run("initdb", ["-D", data.path, "-U", "kclab", "-A", "trust", "--no-sync", "-E", "UTF8"])
-        try start(durable: durable)
     }
 
     public var data: URL { folder.appending(path: "data") }
@@ -59,15 +72,47 @@ public final class PostgresInstance: Sendable {
         if removing { try? FileManager.default.removeItem(at: folder) }
     }
 
+    /// Makes every commit wait until a standby has it (`synchronous_standby_names = '*'`,
+    /// synchronous_commit on), then waits up to 30 s for a standby to stream synchronously.
+    public func requireSynchronousStandby() throws {
+        try sql("ALTER SYSTEM SET synchronous_standby_names = '*'")
+        try run("pg_ctl", ["-D", data.path, "reload"])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try sql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") == "0" {
+            guard ContinuousClock.now < deadline else { throw Failure(description: "no standby streams synchronously after 30 s") }
+            usleep(200_000)
+        }
+    }
+
+    /// Promotes this standby to a primary (`pg_ctl promote`), waiting until it takes writes.
+    public func promote() throws {
+        try run("pg_ctl", ["-D", data.path, "-w", "-t", "60", "promote"])
+    }
+
+    /// Runs one statement through psql and gives its output, unaligned and without headers.
+    @discardableResult
+    public func sql(_ statement: String) throws -> String {
+        try run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "kclab", "-d", "postgres", "-XAtq", "-v", "ON_ERROR_STOP=1", "-c", statement])
+        let output = (try? String(contentsOf: folder.appending(path: "psql.out"), encoding: .utf8)) ?? ""
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops the server as a crash would (immediate shutdown: no checkpoint, recovery from the
+    /// write-ahead log at the next start), keeping its folder.
+    public func crash() throws {
+        try run("pg_ctl", ["-D", data.path, "-m", "immediate", "-w", "stop"])
+    }
+
     /// Runs one of PostgreSQL's programs, as nobody when this process is root, through the
     /// shell's `system`: Foundation's Process does not see `runuser` end while the server that
-    /// `pg_ctl start` leaves behind runs on. The arguments are paths of this folder, a port and
-    /// fixed words, quoted.
+    /// `pg_ctl start` leaves behind runs on. The arguments are paths of this folder, a port, fixed
+    /// words and the lab's own statements, each quoted for the shell.
     private func run(_ program: String, _ arguments: [String]) throws {
         let path = bin.appending(path: program).path
         let prefix = geteuid() == 0 ? "/usr/sbin/runuser -u nobody -- " : ""
         let output = folder.appending(path: "\(program).out").path
-        let command = prefix + ([path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " </dev/null >'\(output)' 2>&1"
+        let quoted = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = prefix + quoted.joined(separator: " ") + " </dev/null >'\(output)' 2>&1"
         let status = system(command)
         guard status == 0 else {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -75,12 +120,15 @@ public final class PostgresInstance: Sendable {
         }
     }
 
-    /// The folder holding initdb and pg_ctl.
+    /// The folder holding PostgreSQL's programs (initdb, pg_ctl, pg_basebackup, psql): the first
+    /// on PATH that has them all, else Debian's newest.
     public static func binaries() -> URL? {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { URL(fileURLWithPath: "/usr/lib/postgresql/\($0)/bin") }
-        return (path + versions).first { FileManager.default.isExecutableFile(atPath: $0.appending(path: "initdb").path) }
+        return (path + versions).first { folder in
+            ["initdb", "pg_ctl", "pg_basebackup", "psql"].allSatisfy { FileManager.default.isExecutableFile(atPath: folder.appending(path: $0).path) }
+        }
     }
 
     /// A loopback port nothing listens on now.
