@@ -7,6 +7,10 @@
 #                against curl + openssl, and what metrics and the audit log cost; see docs/benchmarks.md
 #   make scale-demo   the demo lab, two PostgreSQL shards, three cloudd replicas over them and a
 #                fleet of 1,000 light devices for a minute; prints the report (docs/scale.md)
+#   make scale-faults   fleets of 500 devices through faults: a cloudd replica killed, a shard
+#                crashed and restarted, a standby promoted; prints each report (docs/scale.md)
+#   make bench-scale   kclab fleet at 1,000 devices (cloudd on SQLite, one PostgreSQL, two shards)
+#                and 10,000 (release build); prints a table (docs/scale.md)
 #   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
 #                see docs/compose.md
 
@@ -27,7 +31,7 @@ BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 generate: build
 	KCLAB_REGENERATE=1 $(SWIFT) test --skip-build --filter GeneratedConstantsTests
 
-.PHONY: generate wrappers demo scale-demo walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-prune
+.PHONY: generate wrappers demo scale-demo scale-faults bench-scale walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-prune
 
 demo: deps
 	$(SWIFT) build
@@ -49,6 +53,23 @@ scale-demo: deps
 	$(BIN)/kclab up --state .scale
 	$(BIN)/kclab fleet --state .scale --shards 2 --replicas 3 --devices 1000 --seconds 60 --json .scale/fleet.json; \
 	  status=$$?; $(BIN)/kclab down --state .scale; exit $$status
+
+# One fleet run per fault, each beside the demo lab with a cloud of its own; a run fails when an
+# acknowledged write is lost. The lab goes down afterwards whatever the runs did (docs/scale.md).
+SCALE_FAULTS := kill-replica@15 restart-shard@15 promote-standby@15
+scale-faults: deps
+	$(SWIFT) build
+	$(BIN)/kclab up --state .scale
+	status=0; for fault in $(SCALE_FAULTS); do \
+	  echo "== $$fault"; \
+	  $(BIN)/kclab fleet --state .scale --shards 2 --replicas 3 --devices 500 --seconds 45 --fault $$fault \
+	    --json .scale/fault-$${fault%@*}.json || status=1; \
+	done; $(BIN)/kclab down --state .scale; exit $$status
+
+# kclab fleet's figures on a release build of its own (.build-release), beside a lab in .bench-scale.
+bench-scale: deps
+	$(SWIFT) build -c release --scratch-path .build-release
+	BIN=.build-release/release Benchmarks/scale/bench-scale.sh
 
 # The README's marked command blocks, run as written (Tools/doc-check.sh).
 doc-check: deps build

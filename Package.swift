@@ -1145,7 +1145,7 @@ let package = Package(
                 "WorldLayout",
                 "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl",
                 "WorldTestSupport",
-                "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile",
+                "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile", "Fleet",
                 product("Yams"),
             ],
             path: "Tests/KclabTests",

@@ -3,22 +3,24 @@ import LabControl
 import Testing
 import WorldTestSupport
 
-/// `kclab fleet --shards 2 --replicas 2`: a hundred light devices, each with an identity of its
-/// own, spread over two cloudd replicas the fleet starts over two PostgreSQL shards of its own, so
-/// an account's devices sit on both replicas and each write reaches the others through
-/// LISTEN/NOTIFY. Every write converges, to each other device of its account, nothing fails, and
-/// the fleet's cloud is gone afterwards.
+/// `kclab fleet --shards 2 --replicas 2 --workers 2`: a hundred light devices in two worker
+/// processes, each device with an identity of its own, spread over two cloudd replicas the fleet
+/// starts over two PostgreSQL shards of its own, so an account's devices sit on both replicas and
+/// each write reaches the others through LISTEN/NOTIFY. Every write converges, to each other
+/// device of its account, nothing fails, and the fleet's cloud is gone afterwards.
 @Suite(.serialized) struct FleetTests {
     @Test func aHundredDevicesConvergeThroughTwoReplicasOverTwoShards() async throws {
         try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
             let report = lab.state.root.appending(path: "fleet.json")
             let run = try lab.kclab([
                 "fleet", "--devices", "100", "--per-account", "4", "--seconds", "8", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
-                "--shards", "2", "--replicas", "2", "--json", report.path,
+                "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
             ])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("fleet: 100 devices over 25 accounts"), "\(run.stdout)")
             #expect(run.stderr.contains("starting cloudd replica 1 over 2 shards"), "\(run.stderr)")
+            #expect(run.stderr.contains("worker 0-52: minting 52 device identities"), "two workers, each of whole accounts: \(run.stderr)")
+            #expect(run.stderr.contains("worker 52-100: starting 48 devices"), "\(run.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
             let operations = try #require(json["operations"] as? [String: [String: Any]])
             let uploads = try #require(operations["upload"]?["count"] as? Int)
@@ -29,11 +31,44 @@ import WorldTestSupport
             #expect((json["errors"] as? [String: Int])?.isEmpty == true, "\(json["errors"] ?? "")")
             #expect(converged == uploads && convergence["pending"] as? Int == 0, "every write reached every device of its account")
             #expect(arrivals == 3 * converged, "each write arrives at its account's three other devices, once each")
+            let audit = try #require(json["audit"] as? [String: Int])
+            #expect(audit["acknowledged"] == uploads && audit["lost"] == 0, "every acknowledged write was read back: \(audit)")
             let memory = try #require(json["memory"] as? [String: Int])
             #expect((memory["residentAfterBytes"] ?? 0) > 0)
 
             let left = LabRecord.read(lab.state)?.processes.filter { $0.name.hasPrefix("cloudd-replica-") || $0.name.hasPrefix("postgres-shard-") }
             #expect(left?.isEmpty == true, "the fleet's cloud left the lab's record: \(String(describing: left))")
+        }
+    }
+
+    /// The fault runs in small: a replica killed with SIGKILL while the devices write and wait
+    /// (they move to the other), a shard crashed and started again (its accounts get retryable
+    /// errors for a while), then that shard's primary lost and its synchronous standby promoted.
+    /// Nothing cloudd acknowledged is lost, and every acknowledged write reaches every other
+    /// device of its account.
+    @Test func aFleetLosesNothingWhenAReplicaDiesAndAShardRestarts() async throws {
+        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+            let report = lab.state.root.appending(path: "faults.json")
+            let run = try lab.kclab([
+                "fleet", "--devices", "60", "--per-account", "3", "--seconds", "30", "--settle", "40", "--ramp", "2", "--writes-per-minute", "30",
+                "--shards", "2", "--replicas", "2", "--fault", "kill-replica@5", "--fault", "restart-shard@8", "--fault", "promote-standby@22",
+                "--json", report.path,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("fault kill-replica@5: cloudd replica 0 (pid"), "\(run.stdout)")
+            #expect(run.stdout.contains("fault restart-shard@8: PostgreSQL shard 0 crashed"), "\(run.stdout)")
+            #expect(run.stdout.contains("fault promote-standby@22: shard 0's primary crashed; its standby was promoted"), "\(run.stdout)")
+            #expect(run.stderr.contains("starting shard 1's synchronous standby"), "\(run.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+            let audit = try #require(json["audit"] as? [String: Int])
+            let acknowledged = try #require(audit["acknowledged"])
+            #expect(acknowledged > 100, "about 60 × 30 / 60 × 30 = 900 writes, less those refused while a shard was down: \(audit)")
+            #expect(audit["lost"] == 0 && audit["unreadableAccounts"] == 0, "\(audit)\n\(run.stdout)\n\(run.stderr.suffix(3000))")
+            let convergence = try #require(json["convergence"] as? [String: Any])
+            #expect(convergence["pending"] as? Int == 0, "every acknowledged write reached every device of its account")
+            #expect((convergence["converged"] as? Int ?? 0) >= acknowledged)
+            let errors = try #require(json["errors"] as? [String: Int])
+            #expect(errors.keys.allSatisfy { $0.hasPrefix("upload") || $0.hasPrefix("wait") || $0.hasPrefix("fetch") }, "\(errors)")
         }
     }
 }

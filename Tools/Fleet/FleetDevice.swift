@@ -44,6 +44,7 @@ struct FleetDevice: Sendable {
                 let outcomes = try await cloud.upload([UploadRequest(uuid: uuid, item: item, expectedTag: nil)], view: view)
                 stats.record("upload", ContinuousClock.now - start)
                 if case .saved = outcomes[uuid] {
+                    stats.acknowledged(uuid, account: account)
                 } else {
                     stats.lost(uuid)
                     stats.failed("upload", kind: "not saved")
@@ -97,6 +98,9 @@ struct FleetDevice: Sendable {
         }
     }
 
+    /// This device's account, by number.
+    var account: Int { index / plan.devicesPerAccount }
+
     /// The other devices of this device's account.
     var othersInAccount: Int {
         let first = (index / plan.devicesPerAccount) * plan.devicesPerAccount
@@ -105,9 +109,9 @@ struct FleetDevice: Sendable {
 
     static func kind(_ error: any Error) -> String {
         if let failure = error as? ServiceClient.Failure { return "HTTP \(failure.status)" }
-        // An HTTP client's error says what went wrong (connectTimeout, readTimeout, …) and holds
-        // no secret; any other error is named by its type.
+        // A transport error says what went wrong (connectTimeout, connection reset, …) and holds
+        // no secret; it is named by its type and the start of its description.
         if error is HTTPClientError { return String(describing: error) }
-        return String(reflecting: type(of: error))
+        return "\(String(reflecting: type(of: error))) \(String(describing: error).prefix(60))"
     }
 }

@@ -19,6 +19,8 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     public var writesPerDeviceMinute: Double = 6
     /// The size of each item's secret, in bytes.
     public var secretBytes: Int = 64
+    /// Faults caused during the run, in the fleet's own cloud.
+    public var faults: [FleetFault] = []
 
     public init() {}
 

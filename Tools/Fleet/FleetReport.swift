@@ -14,6 +14,32 @@ public struct FleetReport: Sendable, Codable {
     public var errors: [String: Int]
     /// The fleet process's resident memory, before the devices started and at the end.
     public var memory: Memory
+    /// After the run: the acknowledged writes each account's zone still holds.
+    public var audit: Audit
+    /// The faults caused, with what was done, in order.
+    public var faults: [FaultOutcome]
+
+    /// The report of `tally`, a run of `plan` that lasted `elapsedSeconds`.
+    public init(plan: FleetPlan, tally: FleetTally, elapsedSeconds: Double, faults: [FaultOutcome]) {
+        self.plan = plan
+        accounts = plan.accounts
+        self.elapsedSeconds = elapsedSeconds
+        let seconds = max(elapsedSeconds, 0.001)
+        operations = tally.latencies.mapValues { Latency($0, perSecond: Double($0.totalCount) / seconds) }
+        convergence = Convergence(
+            arrivals: Latency(tally.convergence, perSecond: Double(tally.convergence.totalCount) / seconds),
+            converged: tally.converged,
+            pending: tally.pending
+        )
+        errors = tally.errors
+        memory = Memory(
+            residentBeforeBytes: tally.residentBeforeBytes,
+            residentAfterBytes: tally.residentAfterBytes,
+            perDeviceBytes: max(0, tally.residentAfterBytes - tally.residentBeforeBytes) / max(1, tally.devices)
+        )
+        audit = tally.audit
+        self.faults = faults
+    }
 
     public struct Latency: Sendable, Codable, Equatable {
         public var count: UInt64
@@ -42,6 +68,22 @@ public struct FleetReport: Sendable, Codable {
         public var pending: Int
     }
 
+    public struct Audit: Sendable, Codable, Equatable {
+        /// Writes cloudd acknowledged.
+        public var acknowledged: Int
+        /// Acknowledged writes missing from their zone at the end.
+        public var lost: Int
+        /// Accounts whose zone could not be read back (five tries): their writes are not counted
+        /// either way.
+        public var unreadableAccounts: Int
+    }
+
+    public struct FaultOutcome: Sendable, Codable, Equatable {
+        public var fault: FleetFault
+        /// What was done, or why it failed.
+        public var outcome: String
+    }
+
     public struct Memory: Sendable, Codable, Equatable {
         public var residentBeforeBytes: Int
         public var residentAfterBytes: Int
@@ -64,6 +106,11 @@ public struct FleetReport: Sendable, Codable {
         lines.append("writes converged: \(convergence.converged), still travelling: \(convergence.pending)")
         lines.append(
             errors.isEmpty ? "errors: none" : "errors: " + errors.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        )
+        for fault in faults { lines.append("fault \(fault.fault): \(fault.outcome)") }
+        lines.append(
+            "acknowledged writes: \(audit.acknowledged), lost: \(audit.lost)"
+                + (audit.unreadableAccounts > 0 ? ", accounts not read back: \(audit.unreadableAccounts)" : "")
         )
         lines.append("memory: \(memory.residentAfterBytes / 1_048_576) MiB resident, about \(memory.perDeviceBytes / 1024) KiB a device")
         return lines

@@ -2,21 +2,17 @@ import Foundation
 import Histogram
 import Synchronization
 
-/// What a fleet run measured so far, shared by every device task: a latency histogram per
-/// operation (HdrHistogram, microseconds, three significant digits), errors by kind, and the
-/// writes still on their way to their account's other devices.
+/// What a fleet run measured so far, shared by every device task: its ``FleetTally`` (latency
+/// histograms, errors by kind, convergence), the writes still on their way to their account's
+/// other devices, and the writes cloudd acknowledged.
 final class FleetStats: Sendable {
-    /// The longest latency recorded: 10 minutes.
-    static let highest: UInt64 = 600_000_000
-
     private struct State {
-        var latencies: [String: Histogram<UInt64>] = [:]
-        var errors: [String: Int] = [:]
+        var tally = FleetTally()
         /// Each write not yet seen by every other device of its account: when it was made, and
         /// how many devices have still to see it.
         var travelling: [UUID: (made: ContinuousClock.Instant, writer: Int, remaining: Int)] = [:]
-        var convergence = Histogram<UInt64>(highestTrackableValue: FleetStats.highest, numberOfSignificantValueDigits: .three)
-        var converged = 0
+        /// The writes cloudd acknowledged, by account.
+        var acknowledged: [Int: [UUID]] = [:]
     }
 
     private let state = Mutex(State())
@@ -25,14 +21,13 @@ final class FleetStats: Sendable {
     func record(_ operation: String, _ duration: Duration) {
         state.withLock { state in
             // Past the highest trackable value a latency is not recorded; none lasts 10 minutes.
-            _ = state.latencies[operation, default: Histogram(highestTrackableValue: Self.highest, numberOfSignificantValueDigits: .three)]
-                .record(Self.microseconds(duration))
+            _ = state.tally.latencies[operation, default: FleetTally.histogram()].record(Self.microseconds(duration))
         }
     }
 
     /// Records a failed call of `operation`, by `kind` (an HTTP status, or the error's type).
     func failed(_ operation: String, kind: String) {
-        state.withLock { $0.errors["\(operation): \(kind)", default: 0] += 1 }
+        state.withLock { $0.tally.errors["\(operation): \(kind)", default: 0] += 1 }
     }
 
     /// A write `writer` made at `instant`, which `others` devices have yet to see.
@@ -40,6 +35,14 @@ final class FleetStats: Sendable {
         guard others > 0 else { return }
         state.withLock { $0.travelling[uuid] = (instant, writer, others) }
     }
+
+    /// cloudd acknowledged `uuid`, written to `account`'s zone: it must never be lost.
+    func acknowledged(_ uuid: UUID, account: Int) {
+        state.withLock { $0.acknowledged[account, default: []].append(uuid) }
+    }
+
+    /// Every acknowledged write, by account.
+    var acknowledgedWrites: [Int: [UUID]] { state.withLock { $0.acknowledged } }
 
     /// A write that was not saved: nobody will see it.
     func lost(_ uuid: UUID) {
@@ -51,11 +54,11 @@ final class FleetStats: Sendable {
     func seen(_ uuid: UUID, by device: Int, at instant: ContinuousClock.Instant) {
         state.withLock { state in
             guard var entry = state.travelling[uuid], entry.writer != device else { return }
-            _ = state.convergence.record(Self.microseconds(instant - entry.made))
+            _ = state.tally.convergence.record(Self.microseconds(instant - entry.made))
             entry.remaining -= 1
             if entry.remaining == 0 {
                 state.travelling[uuid] = nil
-                state.converged += 1
+                state.tally.converged += 1
             } else {
                 state.travelling[uuid] = entry
             }
@@ -65,19 +68,12 @@ final class FleetStats: Sendable {
     /// The writes still travelling.
     var pending: Int { state.withLock { $0.travelling.count } }
 
-    /// Everything measured, as the report gives it.
-    func summary(elapsed: Duration) -> (operations: [String: FleetReport.Latency], convergence: FleetReport.Convergence, errors: [String: Int]) {
+    /// Everything measured so far.
+    var tally: FleetTally {
         state.withLock { state in
-            let seconds = max(elapsed / .seconds(1), 0.001)
-            let operations = state.latencies.mapValues { histogram in
-                FleetReport.Latency(histogram, perSecond: Double(histogram.totalCount) / seconds)
-            }
-            let convergence = FleetReport.Convergence(
-                arrivals: FleetReport.Latency(state.convergence, perSecond: Double(state.convergence.totalCount) / seconds),
-                converged: state.converged,
-                pending: state.travelling.count
-            )
-            return (operations, convergence, state.errors)
+            var tally = state.tally
+            tally.pending = state.travelling.count
+            return tally
         }
     }
 

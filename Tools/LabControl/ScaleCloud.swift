@@ -8,22 +8,27 @@ public import PostgresInstance
 /// interrupted run left; ``stop()`` stops them all and removes the shards' folders.
 public final class ScaleCloud: Sendable {
     public let shards: [PostgresInstance]
+    /// Each shard's synchronous standby, when the cloud was started with standbys.
+    public let standbys: [PostgresInstance]
     /// The replicas' URLs, in order.
     public let replicas: [String]
-    private let pids: [Int32]
+    let pids: [Int32]
 
-    private init(shards: [PostgresInstance], replicas: [String], pids: [Int32]) {
+    private init(shards: [PostgresInstance], standbys: [PostgresInstance], replicas: [String], pids: [Int32]) {
         self.shards = shards
+        self.standbys = standbys
         self.replicas = replicas
         self.pids = pids
     }
 
-    /// Starts `shardCount` PostgreSQL servers and `replicaCount` cloudd replicas over them,
-    /// beside the lab in `state`; `progress` hears each step.
+    /// Starts `shardCount` PostgreSQL servers (with `standbys`, each with a streaming standby
+    /// every commit waits for) and `replicaCount` cloudd replicas over them, beside the lab in
+    /// `state`; `progress` hears each step.
     public static func start(
         state: LabState,
         shards shardCount: Int,
         replicas replicaCount: Int,
+        standbys withStandbys: Bool = false,
         progress: (String) -> Void
     ) async throws -> ScaleCloud {
         guard (1...8).contains(shardCount), (1...16).contains(replicaCount) else {
@@ -31,6 +36,7 @@ public final class ScaleCloud: Sendable {
         }
         guard var record = LabRecord.read(state) else { throw LabFailure("nothing was started in \(state.root.path); run kclab up") }
         var shards: [PostgresInstance] = []
+        var standbys: [PostgresInstance] = []
         var pids: [Int32] = []
         var urls: [String] = []
         do {
@@ -42,6 +48,20 @@ public final class ScaleCloud: Sendable {
                     record.processes.append(.init(name: "postgres-shard-\(index)", pid: pid))
                     try record.write(state)
                 }
+                guard withStandbys else { continue }
+                progress("starting shard \(index)'s synchronous standby")
+                let standby = try PostgresInstance(standbyOf: shard)
+                standbys.append(standby)
+                if let pid = standby.serverPID {
+                    record.processes.append(.init(name: "postgres-standby-\(index)", pid: pid))
+                    try record.write(state)
+                }
+                try shard.requireSynchronousStandby()
+            }
+            // A shard with a standby is named by both servers: cloudd keeps to the one taking writes.
+            let stores = shards.indices.map { index in
+                standbys.indices.contains(index)
+                    ? "postgres://kclab@127.0.0.1:\(shards[index].port),127.0.0.1:\(standbys[index].port)/postgres" : shards[index].url
             }
             for index in 0..<replicaCount {
                 progress("starting cloudd replica \(index) over \(shardCount) shard\(shardCount == 1 ? "" : "s")")
@@ -51,7 +71,7 @@ public final class ScaleCloud: Sendable {
                 let log = state.log("cloudd-replica-\(index)")
                 let arguments =
                     ["--world", state.builtWorld.path, "--state", folder.path, "--port", "0", "--metrics-port", "off"]
-                    + shards.flatMap { ["--store", $0.url] }
+                    + stores.flatMap { ["--store", $0] }
                 let pid = try LabProcesses.start("cloudd", arguments, log: log)
                 pids.append(pid)
                 record.processes.append(
@@ -68,22 +88,22 @@ public final class ScaleCloud: Sendable {
                 urls.append(url)
             }
         } catch {
-            await Self.stop(pids: pids, shards: shards, state: state)
+            await Self.stop(pids: pids, shards: shards + standbys, state: state)
             throw error
         }
-        return ScaleCloud(shards: shards, replicas: urls, pids: pids)
+        return ScaleCloud(shards: shards, standbys: standbys, replicas: urls, pids: pids)
     }
 
     /// Stops the replicas, then the shards, and takes them out of the lab's record.
     public func stop(state: LabState) async {
-        await Self.stop(pids: pids, shards: shards, state: state)
+        await Self.stop(pids: pids, shards: shards + standbys, state: state)
     }
 
     private static func stop(pids: [Int32], shards: [PostgresInstance], state: LabState) async {
         for pid in pids { await LabProcesses.stop(pid) }
         for shard in shards { shard.stop() }
         if var record = LabRecord.read(state) {
-            record.processes.removeAll { $0.name.hasPrefix("cloudd-replica-") || $0.name.hasPrefix("postgres-shard-") }
+            record.processes.removeAll { ["cloudd-replica-", "postgres-shard-", "postgres-standby-"].contains(where: $0.name.hasPrefix) }
             try? record.write(state)
         }
     }

@@ -49,8 +49,28 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Start this many cloudd replicas over the fleet's shards (one shard unless --shards says), and spread the devices over them.")
     var replicas: Int?
 
+    @Option(
+        help: """
+            Cause a fault in the fleet's own cloud at a second of the run: kill-replica@SECONDS, \
+            restart-shard@SECONDS or promote-standby@SECONDS. Repeatable; needs --shards or --replicas.
+            """
+    )
+    var fault: [String] = []
+
     @Option(help: "Write the report as JSON to this file too.")
     var json: String?
+
+    @Option(
+        help: """
+            Run the devices in this many processes, each a share of whole accounts (each device holds \
+            two connections, and a process may open only so many files). Default: one per 4,000 devices.
+            """
+    )
+    var workers: Int?
+
+    @Option(help: .hidden) var workerShare: String?
+    @Option(help: .hidden) var workerRun: String?
+    @Option(help: .hidden) var workerCloudd: [String] = []
 
     func run() async throws {
         var plan = FleetPlan()
@@ -61,17 +81,32 @@ struct FleetCommand: AsyncParsableCommand {
         plan.rampSeconds = ramp
         plan.writesPerDeviceMinute = writesPerMinute
         do {
+            plan.faults = try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
             try plan.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(String(describing: error))
         }
-        var scale: ScaleCloud? = nil
+        if !plan.faults.isEmpty, shards == nil, replicas == nil {
+            throw ValidationError("--fault acts on the fleet's own cloud: give --shards or --replicas")
+        }
+        if let workerShare, let workerRun {
+            return try await work(plan, share: workerShare, run: workerRun)
+        }
+        let processes = workers ?? (devices + Self.devicesPerWorker - 1) / Self.devicesPerWorker
+        guard (1...64).contains(processes) else { throw ValidationError("--workers must be 1 to 64") }
+        let scale: ScaleCloud?
         let urls: [String]
         if shards != nil || replicas != nil {
-            let cloud = try await ScaleCloud.start(state: lab.lab, shards: shards ?? 1, replicas: replicas ?? 1) { line in warn(line) }
+            let cloud = try await ScaleCloud.start(
+                state: lab.lab,
+                shards: shards ?? 1,
+                replicas: replicas ?? 1,
+                standbys: plan.faults.contains { $0.kind == .promoteStandby }
+            ) { line in warn(line) }
             scale = cloud
             urls = cloud.replicas + replica
         } else {
+            scale = nil
             guard let cloudd = lab.cloudd ?? SiteRecord.endpointURL(lab.lab.clouddEndpoint) else {
                 throw LabFailure("cloudd is not running in \(lab.state); start the lab with kclab up")
             }
@@ -79,7 +114,27 @@ struct FleetCommand: AsyncParsableCommand {
         }
         let report: FleetReport
         do {
-            report = try await FleetRunner.run(plan, world: lab.lab.builtWorld, cloudd: urls) { line in warn(line) }
+            let state = lab.lab
+            let inject: @Sendable (FleetFault) async throws -> String = { fault in
+                guard let scale else { throw LabFailure("no cloud of the fleet's own") }
+                switch fault.kind {
+                case .killReplica: return try scale.killReplica(state: state)
+                case .restartShard: return try await scale.restartShard(state: state)
+                case .promoteStandby: return try scale.promoteStandby(state: state)
+                }
+            }
+            if processes == 1 {
+                report = try await FleetRunner.run(plan, world: state.builtWorld, cloudd: urls, inject: inject) { line in warn(line) }
+            } else {
+                report = try await FleetWorkers.run(
+                    plan,
+                    workers: processes,
+                    executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                    arguments: { share, run in workerArguments(share: share, run: run, cloudd: urls) },
+                    inject: inject,
+                    progress: { line in warn(line) }
+                )
+            }
         } catch {
             await scale?.stop(state: lab.lab)
             throw error
@@ -91,5 +146,31 @@ struct FleetCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(report).write(to: URL(fileURLWithPath: json))
         }
+        // Slowness is a figure; a lost acknowledged write is a failure.
+        if report.audit.lost > 0 {
+            throw LabFailure("\(report.audit.lost) acknowledged writes are missing from cloudd")
+        }
+    }
+
+    /// The most devices one process runs by default.
+    static let devicesPerWorker = 4000
+
+    /// A worker's command line: this command's plan, its share, the run and the replicas.
+    func workerArguments(share: Range<Int>, run: String, cloudd: [String]) -> [String] {
+        [
+            "fleet", "--state", lab.state, "--devices", "\(devices)", "--per-account", "\(perAccount)", "--seconds", "\(seconds)",
+            "--settle", "\(settle)", "--ramp", "\(ramp)", "--writes-per-minute", "\(writesPerMinute)",
+            "--worker-share", "\(share.lowerBound)-\(share.upperBound)", "--worker-run", run,
+        ] + cloudd.flatMap { ["--worker-cloudd", $0] }
+    }
+
+    /// Runs as one worker of a fleet (FleetWorkers).
+    func work(_ plan: FleetPlan, share: String, run: String) async throws {
+        let bounds = share.split(separator: "-").compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] < bounds[1] else { throw ValidationError("--worker-share is FIRST-END") }
+        let range = bounds[0]..<bounds[1]
+        let progress: @Sendable (String) -> Void = { line in warn("worker \(share): \(line)") }
+        let devices = try FleetShare(plan, devices: range, run: run, world: lab.lab.builtWorld, cloudd: workerCloudd, progress: progress)
+        try await FleetWorkers.work(devices, progress: progress)
     }
 }

@@ -26,11 +26,19 @@ enum TransportFailure: Equatable {
             self = .notDelivered
         case let error as ChannelError where Self.isConnectTimeout(error):
             self = .notDelivered
+        case let error as NIOSSLError where Self.isHandshake(error):
+            // The TLS handshake comes before any byte of the request.
+            self = .notDelivered
         case is HTTPClientError, is IOError, is ChannelError, is NIOSSLError:
             self = .broken
         default:
             return nil
         }
+    }
+
+    private static func isHandshake(_ error: NIOSSLError) -> Bool {
+        if case .handshakeFailed = error { return true }
+        return false
     }
 
     private static func isConnectTimeout(_ error: ChannelError) -> Bool {

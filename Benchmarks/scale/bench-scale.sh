@@ -1,0 +1,38 @@
+#!/bin/sh
+# make bench-scale: kclab fleet's figures at 1,000 and 10,000 devices (docs/scale.md), on a
+# release build, beside a lab of its own in .bench-scale:
+#   - 1,000 devices against the lab's own cloudd on SQLite;
+#   - 1,000 devices, one PostgreSQL shard and one cloudd replica;
+#   - 1,000 devices, two shards and two replicas;
+#   - 10,000 devices, two shards and three replicas, in three worker processes, each device
+#     writing less often (the machine's two cores are shared by the fleet and every server).
+# Each run writes .bench-scale/NAME.json; the table at the end comes from those files (jq).
+# BENCH_SCALE_SECONDS (default 60) sets each run's length.
+set -eu
+BIN=${BIN:-.build-release/release}
+STATE=.bench-scale
+SECONDS_EACH=${BENCH_SCALE_SECONDS:-60}
+
+"$BIN/kclab" up --state "$STATE" >/dev/null
+trap '"$BIN/kclab" down --state "$STATE" >/dev/null' EXIT
+
+run() {
+  name=$1; shift
+  echo "== $name: kclab fleet $*" >&2
+  "$BIN/kclab" fleet --state "$STATE" --seconds "$SECONDS_EACH" --json "$STATE/$name.json" "$@" >&2
+}
+
+run sqlite-1000 --devices 1000 --writes-per-minute 6
+run postgres-1000 --devices 1000 --writes-per-minute 6 --shards 1 --replicas 1
+run shards2-1000 --devices 1000 --writes-per-minute 6 --shards 2 --replicas 2
+run shards2-10000 --devices 10000 --writes-per-minute 1 --shards 2 --replicas 3 --ramp 60 --settle 60 --workers 3
+
+echo
+echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  errors  KiB/device"
+for name in sqlite-1000 postgres-1000 shards2-1000 shards2-10000; do
+  jq -r --arg name "$name" '[$name, .plan.devices, (.operations.upload.perSecond | floor),
+      "\(.operations.upload.p50Milliseconds | floor)/\(.operations.upload.p99Milliseconds | floor)",
+      "\(.convergence.arrivals.p50Milliseconds | floor)/\(.convergence.arrivals.p99Milliseconds | floor)",
+      "\(.convergence.converged)/\(.audit.acknowledged)", .audit.lost, ([.errors[]] | add // 0),
+      (.memory.perDeviceBytes / 1024 | floor)] | @tsv' "$STATE/$name.json"
+done | column -t
