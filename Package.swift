@@ -323,7 +323,14 @@ let package = Package(
         /// tags, changes since a token, over a storage protocol.
         .target(
             name: "CloudZones",
+            dependencies: ["StableHash"],
             path: "Services/Cloud/CloudZones",
+            swiftSettings: strictSettings
+        ),
+        /// FNV-1a: a hash that is the same everywhere (shards, apps' user IDs).
+        .target(
+            name: "StableHash",
+            path: "Services/Support/StableHash",
             swiftSettings: strictSettings
         ),
 
@@ -345,8 +352,8 @@ let package = Package(
         .target(
             name: "Fleet",
             dependencies: [
-                "KeychainItems", "KeychainSync", "KeychainSyncClient", "KeychainTypes", "ServiceSupport", "WorldBuilder", product("Crypto"),
-                product("Histogram"), product("AsyncHTTPClient"),
+                "KeychainItems", "KeychainSync", "KeychainSyncClient", "KeychainTypes", "ServiceSupport", "WorldBuilder", "WorldFile",
+                product("Crypto"), product("Histogram"), product("AsyncHTTPClient"), product("Yams"),
             ],
             path: "Tools/Fleet",
             swiftSettings: strictSettings
@@ -705,6 +712,7 @@ let package = Package(
         .target(
             name: "DeviceRuntime",
             dependencies: [
+                "StableHash",
                 "UserAnswers",
                 "WorldLayout",
                 "AppIdentity",

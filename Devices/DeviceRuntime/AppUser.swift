@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StableHash
 
 /// The user an app runs as when its device runs as root (CI, containers): one of the app's own,
 /// the same for every launch of that bundle on that device, so that the app owns none of the
@@ -20,11 +21,7 @@ struct AppUser: Equatable {
     /// fall on one ID with odds of one in a million a pair; Landlock still keeps each to its own
     /// files.
     init(device: String, bundleID: String) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array(device.utf8) + [0] + Array(bundleID.utf8) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        id = Self.first + UInt32(hash % UInt64(Self.count))
+        id = Self.first + UInt32(FNV1a.hash(Array(device.utf8) + [0] + Array(bundleID.utf8)) % UInt64(Self.count))
     }
 
     /// The app's own user when this process runs as root, else nil.

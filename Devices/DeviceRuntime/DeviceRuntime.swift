@@ -36,6 +36,7 @@ public enum DeviceRuntime {
             verifier: BundleVerifier(trust: trust),
             layout: layout,
             destination: configuration.appsFolder,
+            deviceID: configuration.id,
             udid: declaration.udid,
             platform: declaration.platform,
             macBuilds: declaration.platform == .macos ? Set(world.apps.filter(\.isMacBuild).map(\.bundleID)) : []

@@ -10,6 +10,8 @@ struct Installer {
     let verifier: BundleVerifier
     let layout: WorldLayout
     let destination: URL
+    /// The device's ID in the world and its UDID: the ID picks each app's own user (``AppUser``).
+    let deviceID: String
     let udid: String
     /// The device's platform: a Mac installs apps signed without a profile, iOS does not.
     let platform: Platform
@@ -46,10 +48,16 @@ struct Installer {
             return .failure(Refusal(reasons: ["the world declares no update of \(bundleID)"]))
         }
         let staging = destination.appending(path: ".staging")
-        switch Installer(verifier: verifier, layout: layout, destination: staging, udid: udid, platform: platform, macBuilds: macBuilds).install(
-            bundleID,
-            from: source
-        ) {
+        let stager = Installer(
+            verifier: verifier,
+            layout: layout,
+            destination: staging,
+            deviceID: deviceID,
+            udid: udid,
+            platform: platform,
+            macBuilds: macBuilds
+        )
+        switch stager.install(bundleID, from: source) {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let staged):
@@ -109,6 +117,14 @@ struct Installer {
         guard verdict.valid, let bundle = try? AppBundle(at: target) else {
             try? FileManager.default.removeItem(at: target)
             return .failure(Refusal(reasons: verdict.reasons.map(\.description)))
+        }
+        // When the device runs as root its apps run as users of their own: the bundle takes the
+        // app's group, once, here.
+        do {
+            try AppUser.forLaunch(device: deviceID, bundleID: bundleID.rawValue)?.grant(bundle: target)
+        } catch {
+            try? FileManager.default.removeItem(at: target)
+            return .failure(Refusal(reasons: ["bundle-layout: the bundle cannot be given to its app's user: \(error.localizedDescription)"]))
         }
         let getTaskAllow = verdict.entitlements?.getTaskAllow ?? false
         return .success(Installed(bundleID: bundleID.rawValue, bundle: bundle, verdict: verdict, getTaskAllow: getTaskAllow))

@@ -183,7 +183,6 @@ struct RequestHandler: Sendable {
         let launchFolder: LaunchFolder
         do {
             launchFolder = try LaunchFolder(user: user, webTrust: configuration.webTrustFile)
-            if let user { try user.grant(bundle: app.installed.bundle.url) }
         } catch {
             return .failure("cannot prepare \(bundleID)'s launch: \(error.localizedDescription)")
         }

@@ -1,4 +1,5 @@
 public import Foundation
+import StableHash
 
 /// Accounts spread over several stores (shards) by a stable hash of the account: every zone of an
 /// account lives on one shard, so a batch stays one transaction of one store, and a shard that is
@@ -16,9 +17,7 @@ public final class ShardedZoneStorage: ZoneStorage {
     /// The shard of `account` among `count`: FNV-1a (64-bit) of its UTF-8 bytes, modulo `count`.
     /// The same in every process and on every machine, unlike Swift's seeded `Hasher`.
     public static func shard(of account: String, among count: Int) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in account.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(hash % UInt64(count))
+        Int(FNV1a.hash(account.utf8) % UInt64(count))
     }
 
     func store(_ zone: ZoneID) -> any ZoneStorage {
