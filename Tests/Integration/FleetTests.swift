@@ -71,4 +71,30 @@ import WorldTestSupport
             #expect(errors.keys.allSatisfy { $0.hasPrefix("upload") || $0.hasPrefix("wait") || $0.hasPrefix("fetch") }, "\(errors)")
         }
     }
+
+    /// A scenario file with a quarter of the devices offline for 4 s: they keep their writes and
+    /// upload them once back, and catch up from their change tokens; every write still reaches
+    /// every device of its account, and nothing acknowledged is lost.
+    @Test func devicesThatGoOfflineCatchUp() async throws {
+        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+            let scenario = lab.state.root.appending(path: "offline.yaml")
+            try """
+            devices: 40
+            seconds: 12
+            rampSeconds: 1
+            writesPerDeviceMinute: 30
+            offline: { fraction: 0.25, atSeconds: 3, seconds: 4 }
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+            let report = lab.state.root.appending(path: "offline.json")
+            let run = try lab.kclab(["fleet", "--scenario", scenario.path, "--settle", "30", "--json", report.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+            let operations = try #require(json["operations"] as? [String: [String: Any]])
+            #expect(operations["catch-up"]?["count"] as? Int == 10, "each of the 10 offline devices caught up once: \(operations.keys)")
+            let convergence = try #require(json["convergence"] as? [String: Any])
+            let audit = try #require(json["audit"] as? [String: Int])
+            #expect(convergence["pending"] as? Int == 0 && audit["lost"] == 0 && (audit["acknowledged"] ?? 0) > 50, "\(audit) \(convergence)")
+            #expect((json["errors"] as? [String: Int])?.isEmpty == true, "\(json["errors"] ?? "")")
+        }
+    }
 }

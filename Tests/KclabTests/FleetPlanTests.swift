@@ -25,4 +25,45 @@ struct FleetPlanTests {
         #expect(throws: FleetPlan.Invalid.self) { try FleetFault(parsing: "restart-shard@60", seconds: 60) }
         #expect(throws: FleetPlan.Invalid.self) { try FleetFault(parsing: "restart-shard@x", seconds: 60) }
     }
+
+    @Test func aScenarioGivesThePlanAndKeepsTheDefaults() throws {
+        let plan = try FleetPlan(
+            scenario: """
+                devices: 200
+                writesPerDeviceMinute: 3
+                offline: { fraction: 0.1, atSeconds: 20, seconds: 15 }
+                faults:
+                  - { kind: kill-replica, atSeconds: 30 }
+                """
+        )
+        #expect(plan.devices == 200 && plan.writesPerDeviceMinute == 3)
+        #expect(plan.devicesPerAccount == FleetPlan().devicesPerAccount && plan.seconds == 60, "what the scenario leaves out keeps its default")
+        #expect(plan.offline == FleetPlan.Offline(fraction: 0.1, atSeconds: 20, seconds: 15))
+        #expect(plan.faults == [FleetFault(kind: .killReplica, atSeconds: 30)])
+        #expect((0..<200).filter { plan.offline?.includes($0) == true }.count == 20, "a tenth of the devices, spread evenly")
+    }
+
+    @Test func aScenarioIsRefusedWithItsReason() {
+        let cases: [(String, String)] = [
+            ("devicez: 10", "'devicez' is not a plan key"),
+            ("devices: [1, 2]", "does not read as a plan"),
+            ("devices: 0", "devices must be 1 to"),
+            ("offline: { fraction: 2, atSeconds: 1, seconds: 1 }", "the fraction must be 0 to 1"),
+            ("faults: [{ kind: kill-replica, atSeconds: 99 }]", "each within the run's 60 s"),
+            ("- 1\n- 2", "a scenario is a mapping"),
+            (
+                "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+                    + "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]", "scenario"
+            ),
+            (String(repeating: "#", count: 70_000), "over 64 KiB"),
+        ]
+        for (text, reason) in cases {
+            do {
+                _ = try FleetPlan(scenario: text)
+                Issue.record("\(text.prefix(40)) was accepted")
+            } catch {
+                #expect(error.description.contains(reason), "\(text.prefix(40)): \(error.description)")
+            }
+        }
+    }
 }

@@ -18,14 +18,22 @@ struct FleetDevice: Sendable {
     let stats: FleetStats
     let view = SyncView.passwords
 
-    /// Writes until `end`, at random gaps averaging the plan's rate.
-    func write(until end: ContinuousClock.Instant) async {
+    /// Writes until `end`, at random gaps averaging the plan's rate; while offline, keeps its
+    /// writes and uploads them in one batch once back.
+    func write(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async {
         guard plan.writesPerDeviceMinute > 0 else { return }
         let meanGap = 60 / plan.writesPerDeviceMinute
+        let window = offlineWindow(from: start)
+        var held: [UploadRequest] = []
         while !Task.isCancelled {
             // Exponential gaps: writes arrive as a Poisson process, not in lockstep.
             let gap = -meanGap * log(Double.random(in: Double.ulpOfOne..<1))
             let next = ContinuousClock.now + .milliseconds(Int(gap * 1000))
+            if let window, !held.isEmpty, next >= window.upperBound || next >= end {
+                try? await Task.sleep(until: window.upperBound)
+                await upload(held)
+                held = []
+            }
             guard next < end else { return }
             try? await Task.sleep(until: next)
             let uuid = UUID.timeOrdered()
@@ -38,34 +46,56 @@ struct FleetDevice: Sendable {
             )
             // Travelling from the moment it is written: another device may fetch it before the
             // upload's answer reaches this one.
-            let start = ContinuousClock.now
-            stats.written(uuid, by: index, at: start, others: othersInAccount)
-            do {
-                let outcomes = try await cloud.upload([UploadRequest(uuid: uuid, item: item, expectedTag: nil)], view: view)
-                stats.record("upload", ContinuousClock.now - start)
-                if case .saved = outcomes[uuid] {
-                    stats.acknowledged(uuid, account: account)
-                } else {
-                    stats.lost(uuid)
-                    stats.failed("upload", kind: "not saved")
-                }
-            } catch {
-                stats.lost(uuid)
-                stats.failed("upload", kind: Self.kind(error))
+            stats.written(uuid, by: index, at: ContinuousClock.now, others: othersInAccount)
+            let request = UploadRequest(uuid: uuid, item: item, expectedTag: nil)
+            if let window, window.contains(ContinuousClock.now) {
+                held.append(request)
+            } else {
+                await upload([request])
             }
         }
     }
 
-    /// Waits on the zone and fetches its changes until cancelled, reporting each write it sees.
-    func listen() async {
+    /// Uploads `batch` as one atomic batch and records what became of each write.
+    private func upload(_ batch: [UploadRequest]) async {
+        let start = ContinuousClock.now
+        do {
+            let outcomes = try await cloud.upload(batch, view: view)
+            stats.record("upload", ContinuousClock.now - start)
+            for request in batch {
+                if case .saved = outcomes[request.uuid] {
+                    stats.acknowledged(request.uuid, account: account)
+                } else {
+                    stats.lost(request.uuid)
+                    stats.failed("upload", kind: "not saved")
+                }
+            }
+        } catch {
+            for request in batch { stats.lost(request.uuid) }
+            stats.failed("upload", kind: Self.kind(error))
+        }
+    }
+
+    /// Waits on the zone and fetches its changes until cancelled, reporting each write it sees;
+    /// while offline does neither, and once back catches up from its token (`catch-up`: from
+    /// coming back to having everything).
+    func listen(from start: ContinuousClock.Instant) async {
+        let window = offlineWindow(from: start)
         var token: String? = nil
         var first = true
         while !Task.isCancelled {
-            if !first {
-                let start = ContinuousClock.now
+            var back: ContinuousClock.Instant? = nil
+            if let window, window.contains(ContinuousClock.now) {
+                try? await Task.sleep(until: window.upperBound)
+                back = window.upperBound
+            } else if !first {
+                let begun = ContinuousClock.now
+                // A wait ends by the time the device goes offline.
+                let untilOffline = window.map { $0.lowerBound - begun }.flatMap { $0 > .zero ? $0 : nil }
+                let seconds = untilOffline.map { max(1, min(25, Int(($0 / .seconds(1)).rounded(.up)))) } ?? 25
                 do {
-                    _ = try await cloud.wait(view: view, since: token, seconds: 25)
-                    stats.record("wait", ContinuousClock.now - start)
+                    _ = try await cloud.wait(view: view, since: token, seconds: seconds)
+                    stats.record("wait", ContinuousClock.now - begun)
                 } catch {
                     if Task.isCancelled { return }
                     stats.failed("wait", kind: Self.kind(error))
@@ -74,28 +104,41 @@ struct FleetDevice: Sendable {
                 }
             }
             first = false
-            var more = true
-            while more, !Task.isCancelled {
-                let start = ContinuousClock.now
-                do {
-                    switch try await cloud.changes(view: view, since: token) {
-                    case .changes(let changes, let next, let moreComing):
-                        let seen = ContinuousClock.now
-                        stats.record("fetch", seen - start)
-                        for case .saved(let item) in changes { stats.seen(item.uuid, by: index, at: seen) }
-                        token = next
-                        more = moreComing
-                    case .tokenExpired:
-                        token = nil
-                    }
-                } catch {
-                    if Task.isCancelled { return }
-                    stats.failed("fetch", kind: Self.kind(error))
-                    more = false
-                    try? await Task.sleep(for: .seconds(1))
+            if await fetch(&token), let back { stats.record("catch-up", ContinuousClock.now - back) }
+        }
+    }
+
+    /// Fetches the zone's changes past `token` until none are left; false when a call failed.
+    private func fetch(_ token: inout String?) async -> Bool {
+        var more = true
+        while more, !Task.isCancelled {
+            let start = ContinuousClock.now
+            do {
+                switch try await cloud.changes(view: view, since: token) {
+                case .changes(let changes, let next, let moreComing):
+                    let seen = ContinuousClock.now
+                    stats.record("fetch", seen - start)
+                    for case .saved(let item) in changes { stats.seen(item.uuid, by: index, at: seen) }
+                    token = next
+                    more = moreComing
+                case .tokenExpired:
+                    token = nil
                 }
+            } catch {
+                if Task.isCancelled { return false }
+                stats.failed("fetch", kind: Self.kind(error))
+                try? await Task.sleep(for: .seconds(1))
+                return false
             }
         }
+        return true
+    }
+
+    /// When this device is offline, if it is one that goes offline.
+    func offlineWindow(from start: ContinuousClock.Instant) -> Range<ContinuousClock.Instant>? {
+        guard let offline = plan.offline, offline.includes(index) else { return nil }
+        let from = start + .seconds(offline.atSeconds)
+        return from..<(from + .seconds(offline.seconds))
     }
 
     /// This device's account, by number.

@@ -21,8 +21,36 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     public var secretBytes: Int = 64
     /// Faults caused during the run, in the fleet's own cloud.
     public var faults: [FleetFault] = []
+    /// Devices that go offline for a while and come back.
+    public var offline: Offline?
+
+    /// A share of the devices losing the network at `atSeconds` for `seconds`: they neither wait
+    /// nor fetch, and keep their writes until they are back, then upload them in one batch and
+    /// catch up from their change token, as a phone out of coverage does.
+    public struct Offline: Sendable, Codable, Equatable {
+        /// The share of devices, 0 to 1: every device whose index falls on it (spread evenly).
+        public var fraction: Double
+        public var atSeconds: Int
+        public var seconds: Int
+
+        public init(fraction: Double, atSeconds: Int, seconds: Int) {
+            self.fraction = fraction
+            self.atSeconds = atSeconds
+            self.seconds = seconds
+        }
+
+        /// Whether device `index` is one of those that go offline.
+        public func includes(_ index: Int) -> Bool {
+            fraction > 0 && (Double(index) * fraction).rounded(.down) != (Double(index + 1) * fraction).rounded(.down)
+        }
+    }
 
     public init() {}
+
+    /// The plan's keys, in JSON reports and scenario files alike.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, faults, offline
+    }
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -45,6 +73,14 @@ public struct FleetPlan: Sendable, Codable, Equatable {
             throw Invalid(description: "writes per device a minute must be 0 to 600")
         }
         guard (1...65_536).contains(secretBytes) else { throw Invalid(description: "the secret must be 1 to 65536 bytes") }
+        if let offline {
+            guard (0...1).contains(offline.fraction), (0..<seconds).contains(offline.atSeconds), (1...3_600).contains(offline.seconds) else {
+                throw Invalid(description: "offline: the fraction must be 0 to 1, atSeconds within the run, seconds 1 to 3600")
+            }
+        }
+        guard faults.count <= 32, faults.allSatisfy({ (0..<seconds).contains($0.atSeconds) }) else {
+            throw Invalid(description: "at most 32 faults, each within the run's \(seconds) s")
+        }
     }
 
     /// The account of device `index` in run `run`: `fleet-RUN-N@fleet.keychainlab.test`. Each

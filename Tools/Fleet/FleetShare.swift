@@ -67,7 +67,7 @@ public final class FleetShare: Sendable {
             for device in fleet {
                 group.addTask {
                     try? await Task.sleep(until: start + plan.startOffset(of: device.index))
-                    await device.listen()
+                    await device.listen(from: start)
                 }
             }
             let writers = Task {
@@ -75,7 +75,7 @@ public final class FleetShare: Sendable {
                     for device in fleet {
                         writers.addTask {
                             try? await Task.sleep(until: start + plan.startOffset(of: device.index))
-                            await device.write(until: end)
+                            await device.write(from: start, until: end)
                         }
                     }
                 }

@@ -28,7 +28,7 @@ public enum FleetWorkers {
         _ plan: FleetPlan,
         workers: Int,
         executable: URL,
-        arguments: (Range<Int>, String) -> [String],
+        arguments: (Range<Int>, String) throws -> [String],
         inject: @escaping @Sendable (FleetFault) async throws -> String,
         progress: @escaping @Sendable (String) -> Void
     ) async throws -> FleetReport {
@@ -40,7 +40,7 @@ public enum FleetWorkers {
         for share in shares(plan, workers: workers) {
             let process = Process()
             process.executableURL = executable
-            process.arguments = arguments(share, run)
+            process.arguments = try arguments(share, run)
             let (input, output) = (Pipe(), Pipe())
             process.standardInput = input
             process.standardOutput = output

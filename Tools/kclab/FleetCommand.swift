@@ -22,23 +22,26 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var lab: LabOptions
 
-    @Option(help: "How many devices.")
-    var devices = 1000
+    @Option(help: "A scenario file (YAML): the plan's keys, each optional; the options below override it. docs/scale.md.")
+    var scenario: String?
 
-    @Option(help: "Devices signed in to each account.")
-    var perAccount = 4
+    @Option(help: "How many devices (default 1000).")
+    var devices: Int?
 
-    @Option(help: "How long the devices write, in seconds.")
-    var seconds = 60
+    @Option(help: "Devices signed in to each account (default 4).")
+    var perAccount: Int?
 
-    @Option(help: "How long, at most, to wait afterwards for every write to reach every device of its account.")
-    var settle = 20
+    @Option(help: "How long the devices write, in seconds (default 60).")
+    var seconds: Int?
 
-    @Option(help: "Start the devices one after another over this many seconds.")
-    var ramp = 10
+    @Option(help: "How long, at most, to wait afterwards for every write to reach every device of its account (default 20).")
+    var settle: Int?
 
-    @Option(help: "Synced writes each device makes a minute, on average.")
-    var writesPerMinute = 6.0
+    @Option(help: "Start the devices one after another over this many seconds (default 10).")
+    var ramp: Int?
+
+    @Option(help: "Synced writes each device makes a minute, on average (default 6).")
+    var writesPerMinute: Double?
 
     @Option(help: "Another cloudd replica's URL; devices spread over the lab's cloudd and these in turn.")
     var replica: [String] = []
@@ -70,29 +73,46 @@ struct FleetCommand: AsyncParsableCommand {
 
     @Option(help: .hidden) var workerShare: String?
     @Option(help: .hidden) var workerRun: String?
+    @Option(help: .hidden) var workerPlan: String?
     @Option(help: .hidden) var workerCloudd: [String] = []
 
-    func run() async throws {
-        var plan = FleetPlan()
-        plan.devices = devices
-        plan.devicesPerAccount = perAccount
-        plan.seconds = seconds
-        plan.settleSeconds = settle
-        plan.rampSeconds = ramp
-        plan.writesPerDeviceMinute = writesPerMinute
+    /// The plan: the scenario's (or the defaults), with the options given on top.
+    func plan() throws -> FleetPlan {
+        if let workerPlan { return try JSONDecoder().decode(FleetPlan.self, from: Data(workerPlan.utf8)) }
         do {
-            plan.faults = try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
+            var plan = FleetPlan()
+            if let scenario {
+                let url = URL(fileURLWithPath: scenario)
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                guard size <= FleetPlan.maximumScenarioSize else { throw ValidationError("\(scenario) is over 64 KiB: a scenario is a plan") }
+                plan = try FleetPlan(scenario: String(decoding: try Data(contentsOf: url), as: UTF8.self))
+            }
+            if let devices { plan.devices = devices }
+            if let perAccount { plan.devicesPerAccount = perAccount }
+            if let seconds { plan.seconds = seconds }
+            if let settle { plan.settleSeconds = settle }
+            if let ramp { plan.rampSeconds = ramp }
+            if let writesPerMinute { plan.writesPerDeviceMinute = writesPerMinute }
+            let seconds = plan.seconds
+            plan.faults += try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
             try plan.validate()
+            return plan
+        } catch let error as ValidationError {
+            throw error
         } catch {
-            throw ValidationError(String(describing: error))
+            throw ValidationError("\(scenario.map { "\($0): " } ?? "")\(error)")
         }
+    }
+
+    func run() async throws {
+        let plan = try plan()
         if !plan.faults.isEmpty, shards == nil, replicas == nil {
             throw ValidationError("--fault acts on the fleet's own cloud: give --shards or --replicas")
         }
         if let workerShare, let workerRun {
             return try await work(plan, share: workerShare, run: workerRun)
         }
-        let processes = workers ?? (devices + Self.devicesPerWorker - 1) / Self.devicesPerWorker
+        let processes = workers ?? (plan.devices + Self.devicesPerWorker - 1) / Self.devicesPerWorker
         guard (1...64).contains(processes) else { throw ValidationError("--workers must be 1 to 64") }
         let scale: ScaleCloud?
         let urls: [String]
@@ -130,7 +150,7 @@ struct FleetCommand: AsyncParsableCommand {
                     plan,
                     workers: processes,
                     executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
-                    arguments: { share, run in workerArguments(share: share, run: run, cloudd: urls) },
+                    arguments: { share, run in try workerArguments(plan, share: share, run: run, cloudd: urls) },
                     inject: inject,
                     progress: { line in warn(line) }
                 )
@@ -155,11 +175,13 @@ struct FleetCommand: AsyncParsableCommand {
     /// The most devices one process runs by default.
     static let devicesPerWorker = 4000
 
-    /// A worker's command line: this command's plan, its share, the run and the replicas.
-    func workerArguments(share: Range<Int>, run: String, cloudd: [String]) -> [String] {
-        [
-            "fleet", "--state", lab.state, "--devices", "\(devices)", "--per-account", "\(perAccount)", "--seconds", "\(seconds)",
-            "--settle", "\(settle)", "--ramp", "\(ramp)", "--writes-per-minute", "\(writesPerMinute)",
+    /// A worker's command line: the plan (as JSON, faults left to this process), its share, the
+    /// run and the replicas.
+    func workerArguments(_ plan: FleetPlan, share: Range<Int>, run: String, cloudd: [String]) throws -> [String] {
+        var plan = plan
+        plan.faults = []
+        return [
+            "fleet", "--state", lab.state, "--worker-plan", String(decoding: try JSONEncoder().encode(plan), as: UTF8.self),
             "--worker-share", "\(share.lowerBound)-\(share.upperBound)", "--worker-run", run,
         ] + cloudd.flatMap { ["--worker-cloudd", $0] }
     }

@@ -7,21 +7,22 @@ import CYaml
 /// pass over libyaml's events, before the document is composed, weighs the expansion (a scalar
 /// weighs its bytes plus one, a list or mapping one, an alias what its anchor weighed) and stops
 /// at the alias that goes past the budget, naming its line and column. Linear in the file.
-struct YAMLExpansionBudget {
+public struct YAMLExpansionBudget {
     /// The expansion allowed for a file of `size` bytes: 100 times it, never more than ten million.
     static func limit(forFileSize size: Int) -> Int { min(100 * max(size, 1_000), 10_000_000) }
     /// Nesting deeper than this is refused before the composer recurses into it.
     static let maximumDepth = 512
 
-    struct Exceeded: Error {
-        let line: Int
-        let column: Int
-        let message: String
+    public struct Exceeded: Error, CustomStringConvertible {
+        public let line: Int
+        public let column: Int
+        public let message: String
+        public var description: String { "\(line):\(column): \(message)" }
     }
 
     /// Throws at the first alias that takes the document past the limit, or the first node nested
     /// too deeply; syntax errors are left for the composer, which names them better.
-    static func check(_ text: String) throws(Exceeded) {
+    public static func check(_ text: String) throws(Exceeded) {
         var bytes = Array(text.utf8)
         let limit = limit(forFileSize: bytes.count)
         var parser = yaml_parser_t()
