@@ -6,7 +6,8 @@ import Testing
 import WorldTestSupport
 
 /// What the services and devices write is their owner's alone: no file or folder another user
-/// of the machine can read.
+/// of the machine can read, save an installed bundle's app user's group when the lab runs as root
+/// (docs/reliability.md, "Apps in a sandbox").
 @Suite(.serialized) struct StateFileModeTests {
     typealias W = IntegrationWorlds
 
@@ -24,11 +25,26 @@ import WorldTestSupport
                         continue
                     }
                     let mode = try #require(attributes[.posixPermissions] as? Int)
-                    #expect(mode & 0o077 == 0, "\(url.path) has mode \(String(mode, radix: 8))")
+                    if geteuid() == 0, Self.isInstalledBundle(url, device: lab.state.device(W.phone)) {
+                        // Run as root, an app runs as a user of its own, whose group alone may read
+                        // (and execute) its installed bundle: never write it, and no one else.
+                        let group = try #require(attributes[.groupOwnerAccountID] as? Int)
+                        #expect(mode & 0o027 == 0 && group >= 1_500_000_000, "\(url.path) has mode \(String(mode, radix: 8)), group \(group)")
+                    } else {
+                        #expect(mode & 0o077 == 0, "\(url.path) has mode \(String(mode, radix: 8))")
+                    }
                     checked += 1
                 }
             }
             #expect(checked > 10, "the keychain database, keys, endpoint files, installed apps")
         }
+    }
+
+    /// Whether `url` is inside (or is) a bundle installed in `device`'s apps folder.
+    static func isInstalledBundle(_ url: URL, device: URL) -> Bool {
+        let apps = device.appending(path: "apps").standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        guard path.hasPrefix(apps) else { return false }
+        return path.dropFirst(apps.count).split(separator: "/").first?.hasSuffix(".app") == true
     }
 }

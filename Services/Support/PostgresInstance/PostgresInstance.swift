@@ -112,7 +112,9 @@ public final class PostgresInstance: Sendable {
         let prefix = geteuid() == 0 ? "/usr/sbin/runuser -u nobody -- " : ""
         let output = folder.appending(path: "\(program).out").path
         let quoted = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = prefix + quoted.joined(separator: " ") + " </dev/null >'\(output)' 2>&1"
+        // From the server's own folder: nobody may not enter the caller's working folder, and
+        // psql would say so on the output this reads.
+        let command = "cd '\(folder.path)' && " + prefix + quoted.joined(separator: " ") + " </dev/null >'\(output)' 2>&1"
         let status = system(command)
         guard status == 0 else {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
