@@ -64,7 +64,8 @@ public enum DeviceRuntime {
             calls: calls,
             associations: associationsURL.map { ServiceClient(baseURL: $0, tls: tls) },
             webCredentials: webCredentialsURL.map { ServiceClient(baseURL: $0, tls: tls) },
-            cloud: cloudURLs.isEmpty ? nil : ServiceClient(baseURLs: cloudURLs, tls: tls)
+            // The sync engine retries on its own schedule (and `kclab sync retry` at once).
+            cloud: cloudURLs.isEmpty ? nil : ServiceClient(baseURLs: cloudURLs, tls: tls, failFast: true)
         )
         // The HTTP clients are closed whatever ends the device, cancellation included.
         let signedIn = declaration

@@ -46,7 +46,7 @@ import WorldTestSupport
     @Test func explainsPromptsByRelease() async throws {
         try await withLab(WebCredentialLabTests.world) { (lab: RunningLab) async throws in
             let run = try lab.runApp(WebCredentialLabTests.demo, on: "phone", ["add-web-credential", "example.com", "alice", "Pa55-w0rd"])
-            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.status == 0 && run.stdout.contains(#""error":null"#), "\(run.stdout)\(run.stderr)")
             let phone = try lab.kclab(["explain", "prompt", "--device", "phone"])
             #expect(phone.status == 0, "\(phone.stderr)")
             #expect(phone.stdout.contains("saving a new account asks first (iOS 13 and later)"), "\(phone.stdout)")

@@ -26,15 +26,19 @@ public final class ServiceClient: Sendable {
         self.init(baseURLs: [baseURL], tls: tls)
     }
 
-    /// A client of the replicas at `baseURLs` (at least one), starting with the first.
-    public init(baseURLs: [String], tls: TLSConfiguration) {
+    /// A client of the replicas at `baseURLs` (at least one), starting with the first. With
+    /// `failFast`, or several replicas, a refused connection fails its requests at once; else the
+    /// client keeps trying to connect (with a growing pause) until the connect timeout: a caller
+    /// with retries of its own (a device's sync engine) wants the first.
+    public init(baseURLs: [String], tls: TLSConfiguration, failFast: Bool = false) {
         precondition(!baseURLs.isEmpty, "a service client needs a base URL")
         self.baseURLs = baseURLs
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
         // With replicas to move to, a refused connection fails its requests at once rather than
-        // retrying the dead replica until the connect timeout.
-        configuration.connectionPool.retryConnectionEstablishment = baseURLs.count == 1
+        // retrying the dead replica until the connect timeout; so does a fail-fast client, whose
+        // next request connects afresh rather than waiting out the pool's pause.
+        configuration.connectionPool.retryConnectionEstablishment = baseURLs.count == 1 && !failFast
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

@@ -22,7 +22,8 @@ enum TransportFailure: Equatable {
             self = .notDelivered
         case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ECONNABORTED].contains(error.errnoCode):
             self = .notDelivered
-        case let error as HTTPClientError where error == .connectTimeout:
+        case let error as HTTPClientError where error == .connectTimeout || error == .getConnectionFromPoolTimeout:
+            // No connection was had: the request never left.
             self = .notDelivered
         case let error as ChannelError where Self.isConnectTimeout(error):
             self = .notDelivered
