@@ -28,11 +28,12 @@ run shards2-1000 --devices 1000 --writes-per-minute 6 --shards 2 --replicas 2
 run shards2-10000 --devices 10000 --writes-per-minute 1 --shards 2 --replicas 3 --ramp 60 --settle 60 --workers 3
 
 echo
-echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  errors  KiB/device"
+echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  errors  KiB/device  fleet MiB  cloud MiB"
 for name in sqlite-1000 postgres-1000 shards2-1000 shards2-10000; do
   jq -r --arg name "$name" '[$name, .plan.devices, (.operations.upload.perSecond | floor),
       "\(.operations.upload.p50Milliseconds | floor)/\(.operations.upload.p99Milliseconds | floor)",
       "\(.convergence.arrivals.p50Milliseconds | floor)/\(.convergence.arrivals.p99Milliseconds | floor)",
       "\(.convergence.converged)/\(.audit.acknowledged)", .audit.lost, ([.errors[]] | add // 0),
-      (.memory.perDeviceBytes / 1024 | floor)] | @tsv' "$STATE/$name.json"
+      (.memory.perDeviceBytes / 1024 | floor), (.memory.residentAfterBytes / 1048576 | floor),
+      (.memory.cloudPeakBytes / 1048576 | floor)] | @tsv' "$STATE/$name.json"
 done | column -t

@@ -35,6 +35,7 @@ import WorldTestSupport
             #expect(audit["acknowledged"] == uploads && audit["lost"] == 0, "every acknowledged write was read back: \(audit)")
             let memory = try #require(json["memory"] as? [String: Int])
             #expect((memory["residentAfterBytes"] ?? 0) > 0)
+            #expect((memory["cloudPeakBytes"] ?? 0) > 10 << 20, "two replicas and two PostgreSQL servers, measured: \(memory)")
 
             let left = LabRecord.read(lab.state)?.processes.filter { $0.name.hasPrefix("cloudd-replica-") || $0.name.hasPrefix("postgres-shard-") }
             #expect(left?.isEmpty == true, "the fleet's cloud left the lab's record: \(String(describing: left))")

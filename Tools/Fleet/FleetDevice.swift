@@ -92,7 +92,8 @@ struct FleetDevice: Sendable {
                 let begun = ContinuousClock.now
                 // A wait ends by the time the device goes offline.
                 let untilOffline = window.map { $0.lowerBound - begun }.flatMap { $0 > .zero ? $0 : nil }
-                let seconds = untilOffline.map { max(1, min(25, Int(($0 / .seconds(1)).rounded(.up)))) } ?? 25
+                let longest = plan.waitSeconds
+                let seconds = untilOffline.map { max(1, min(longest, Int(($0 / .seconds(1)).rounded(.up)))) } ?? longest
                 do {
                     _ = try await cloud.wait(view: view, since: token, seconds: seconds)
                     stats.record("wait", ContinuousClock.now - begun)

@@ -19,6 +19,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     public var writesPerDeviceMinute: Double = 6
     /// The size of each item's secret, in bytes.
     public var secretBytes: Int = 64
+    /// How long each wait on the zone lasts when nothing changes (cloudd allows up to 60 s): the
+    /// one cost that grows with the number of devices whatever they write.
+    public var waitSeconds: Int = 25
     /// Faults caused during the run, in the fleet's own cloud.
     public var faults: [FleetFault] = []
     /// Devices that go offline for a while and come back.
@@ -49,7 +52,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
 
     /// The plan's keys, in JSON reports and scenario files alike.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, faults, offline
+        case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, waitSeconds, faults, offline
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -73,6 +76,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
             throw Invalid(description: "writes per device a minute must be 0 to 600")
         }
         guard (1...65_536).contains(secretBytes) else { throw Invalid(description: "the secret must be 1 to 65536 bytes") }
+        guard (1...60).contains(waitSeconds) else { throw Invalid(description: "a wait must last 1 to 60 seconds (cloudd's longest)") }
         if let offline {
             guard (0...1).contains(offline.fraction), (0..<seconds).contains(offline.atSeconds), (1...3_600).contains(offline.seconds) else {
                 throw Invalid(description: "offline: the fraction must be 0 to 1, atSeconds within the run, seconds 1 to 3600")

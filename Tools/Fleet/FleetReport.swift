@@ -88,6 +88,9 @@ public struct FleetReport: Sendable, Codable {
         public var residentBeforeBytes: Int
         public var residentAfterBytes: Int
         public var perDeviceBytes: Int
+        /// The most the cloud the fleet ran against (its cloudd replicas and PostgreSQL servers)
+        /// held at once, sampled every few seconds; 0 when not measured.
+        public var cloudPeakBytes: Int = 0
     }
 
     /// The report as a table for a terminal.
@@ -112,7 +115,10 @@ public struct FleetReport: Sendable, Codable {
             "acknowledged writes: \(audit.acknowledged), lost: \(audit.lost)"
                 + (audit.unreadableAccounts > 0 ? ", accounts not read back: \(audit.unreadableAccounts)" : "")
         )
-        lines.append("memory: \(memory.residentAfterBytes / 1_048_576) MiB resident, about \(memory.perDeviceBytes / 1024) KiB a device")
+        lines.append(
+            "memory: \(memory.residentAfterBytes / 1_048_576) MiB resident, about \(memory.perDeviceBytes / 1024) KiB a device"
+                + (memory.cloudPeakBytes > 0 ? "; the cloud at most \(memory.cloudPeakBytes / 1_048_576) MiB" : "")
+        )
         return lines
     }
 }

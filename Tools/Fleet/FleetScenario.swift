@@ -64,6 +64,7 @@ extension FleetPlan {
         rampSeconds = try values.decodeIfPresent(Int.self, forKey: .rampSeconds) ?? rampSeconds
         writesPerDeviceMinute = try values.decodeIfPresent(Double.self, forKey: .writesPerDeviceMinute) ?? writesPerDeviceMinute
         secretBytes = try values.decodeIfPresent(Int.self, forKey: .secretBytes) ?? secretBytes
+        waitSeconds = try values.decodeIfPresent(Int.self, forKey: .waitSeconds) ?? waitSeconds
         faults = try values.decodeIfPresent([FleetFault].self, forKey: .faults) ?? faults
         offline = try values.decodeIfPresent(Offline.self, forKey: .offline)
     }

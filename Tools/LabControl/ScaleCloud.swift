@@ -39,23 +39,23 @@ public final class ScaleCloud: Sendable {
         var standbys: [PostgresInstance] = []
         var pids: [Int32] = []
         var urls: [String] = []
+        // Each server goes into the lab's record as soon as it runs.
+        func enter(_ server: PostgresInstance, as name: String) throws {
+            guard let pid = server.serverPID else { return }
+            record.processes.append(.init(name: name, pid: pid))
+            try record.write(state)
+        }
         do {
             for index in 0..<shardCount {
                 progress("starting PostgreSQL shard \(index)")
                 let shard = try PostgresInstance(durable: true)
                 shards.append(shard)
-                if let pid = shard.serverPID {
-                    record.processes.append(.init(name: "postgres-shard-\(index)", pid: pid))
-                    try record.write(state)
-                }
+                try enter(shard, as: "postgres-shard-\(index)")
                 guard withStandbys else { continue }
                 progress("starting shard \(index)'s synchronous standby")
                 let standby = try PostgresInstance(standbyOf: shard)
                 standbys.append(standby)
-                if let pid = standby.serverPID {
-                    record.processes.append(.init(name: "postgres-standby-\(index)", pid: pid))
-                    try record.write(state)
-                }
+                try enter(standby, as: "postgres-standby-\(index)")
                 try shard.requireSynchronousStandby()
             }
             // A shard with a standby is named by both servers: cloudd keeps to the one taking writes.
@@ -106,5 +106,13 @@ public final class ScaleCloud: Sendable {
             record.processes.removeAll { ["cloudd-replica-", "postgres-shard-", "postgres-standby-"].contains(where: $0.name.hasPrefix) }
             try? record.write(state)
         }
+    }
+}
+
+extension ScaleCloud {
+    /// What the cloud holds in memory now: its replicas and every process of its PostgreSQL
+    /// servers (standbys included), in bytes.
+    public var residentBytes: Int {
+        ProcessMemory.tree(pids + (shards + standbys).compactMap(\.serverPID))
     }
 }

@@ -3,6 +3,7 @@ import DeviceProtocol
 import Fleet
 import Foundation
 import LabControl
+import ServiceSupport
 
 /// `kclab fleet`: thousands of light devices against the lab's cloudd (docs/scale.md).
 struct FleetCommand: AsyncParsableCommand {
@@ -42,6 +43,9 @@ struct FleetCommand: AsyncParsableCommand {
 
     @Option(help: "Synced writes each device makes a minute, on average (default 6).")
     var writesPerMinute: Double?
+
+    @Option(help: "How long each wait on the zone lasts when nothing changes, in seconds (default 25, at most 60).")
+    var waitSeconds: Int?
 
     @Option(help: "Another cloudd replica's URL; devices spread over the lab's cloudd and these in turn.")
     var replica: [String] = []
@@ -93,6 +97,7 @@ struct FleetCommand: AsyncParsableCommand {
             if let settle { plan.settleSeconds = settle }
             if let ramp { plan.rampSeconds = ramp }
             if let writesPerMinute { plan.writesPerDeviceMinute = writesPerMinute }
+            if let waitSeconds { plan.waitSeconds = waitSeconds }
             let seconds = plan.seconds
             plan.faults += try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
             try plan.validate()
@@ -132,7 +137,12 @@ struct FleetCommand: AsyncParsableCommand {
             }
             urls = [cloudd] + replica
         }
-        let report: FleetReport
+        // What the cloud holds: the fleet's own, or the lab's cloudd (its pid is in its endpoint).
+        let labCloudd = (try? Endpoint.read(from: lab.lab.clouddEndpoint))?.pid ?? 0
+        let cloudMemory = ProcessMemory.peak(every: .seconds(2)) {
+            scale?.residentBytes ?? (labCloudd > 0 ? ProcessMemory.resident(labCloudd) : 0)
+        }
+        var report: FleetReport
         do {
             let state = lab.lab
             let inject: @Sendable (FleetFault) async throws -> String = { fault in
@@ -156,9 +166,12 @@ struct FleetCommand: AsyncParsableCommand {
                 )
             }
         } catch {
+            cloudMemory.cancel()
             await scale?.stop(state: lab.lab)
             throw error
         }
+        cloudMemory.cancel()
+        report.memory.cloudPeakBytes = await cloudMemory.value
         await scale?.stop(state: lab.lab)
         for line in report.lines { say(line) }
         if let json {

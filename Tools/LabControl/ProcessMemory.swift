@@ -1,0 +1,52 @@
+import Foundation
+
+/// What processes hold in memory, read from /proc: a process's resident set (VmRSS), and a whole
+/// tree's (a PostgreSQL server is its postmaster and one backend per connection).
+public enum ProcessMemory {
+    /// `pid`'s resident memory in bytes; 0 when it is gone or unreadable.
+    public static func resident(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// The resident memory of `roots` and every process descended from them, in bytes.
+    public static func tree(_ roots: [Int32]) -> Int {
+        var parents: [Int32: Int32] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After the command's closing parenthesis: state, then the parent's ID.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+        }
+        let rootSet = Set(roots)
+        func inTree(_ pid: Int32) -> Bool {
+            var current = pid
+            for _ in 0..<64 {
+                if rootSet.contains(current) { return true }
+                guard let parent = parents[current], parent > 1 else { return false }
+                current = parent
+            }
+            return false
+        }
+        return parents.keys.filter(inTree).reduce(0) { $0 + resident($1) }
+    }
+}
+
+extension ProcessMemory {
+    /// Reads `read` now and every `interval` until the task is cancelled; the task's value is the
+    /// most it read.
+    public static func peak(every interval: Duration, _ read: @escaping @Sendable () -> Int) -> Task<Int, Never> {
+        Task {
+            var most = read()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                most = max(most, read())
+            }
+            return most
+        }
+    }
+}
