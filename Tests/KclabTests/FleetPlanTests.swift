@@ -31,13 +31,13 @@ struct FleetPlanTests {
             scenario: """
                 devices: 200
                 writesPerDeviceMinute: 3
-                waitSeconds: 55
+                waitSeconds: 15
                 offline: { fraction: 0.1, atSeconds: 20, seconds: 15 }
                 faults:
                   - { kind: kill-replica, atSeconds: 30 }
                 """
         )
-        #expect(plan.devices == 200 && plan.writesPerDeviceMinute == 3 && plan.waitSeconds == 55)
+        #expect(plan.devices == 200 && plan.writesPerDeviceMinute == 3 && plan.waitSeconds == 15)
         #expect(plan.devicesPerAccount == FleetPlan().devicesPerAccount && plan.seconds == 60, "what the scenario leaves out keeps its default")
         #expect(plan.offline == FleetPlan.Offline(fraction: 0.1, atSeconds: 20, seconds: 15))
         #expect(plan.faults == [FleetFault(kind: .killReplica, atSeconds: 30)])
@@ -49,7 +49,7 @@ struct FleetPlanTests {
             ("devicez: 10", "'devicez' is not a plan key"),
             ("devices: [1, 2]", "does not read as a plan"),
             ("devices: 0", "devices must be 1 to"),
-            ("waitSeconds: 61", "a wait must last 1 to 60 seconds"),
+            ("waitSeconds: 26", "a wait must last 1 to 25 seconds"),
             ("offline: { fraction: 2, atSeconds: 1, seconds: 1 }", "the fraction must be 0 to 1"),
             ("faults: [{ kind: kill-replica, atSeconds: 99 }]", "each within the run's 60 s"),
             ("- 1\n- 2", "a scenario is a mapping"),

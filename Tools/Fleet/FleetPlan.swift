@@ -19,8 +19,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     public var writesPerDeviceMinute: Double = 6
     /// The size of each item's secret, in bytes.
     public var secretBytes: Int = 64
-    /// How long each wait on the zone lasts when nothing changes (cloudd allows up to 60 s): the
-    /// one cost that grows with the number of devices whatever they write.
+    /// How long each wait on the zone lasts when nothing changes: the one cost that grows with
+    /// the number of devices whatever they write. At most 25 s, inside the HTTP client's 30 s
+    /// deadline (cloudd would hold a wait up to 60 s; a longer client deadline is next).
     public var waitSeconds: Int = 25
     /// Faults caused during the run, in the fleet's own cloud.
     public var faults: [FleetFault] = []
@@ -76,7 +77,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
             throw Invalid(description: "writes per device a minute must be 0 to 600")
         }
         guard (1...65_536).contains(secretBytes) else { throw Invalid(description: "the secret must be 1 to 65536 bytes") }
-        guard (1...60).contains(waitSeconds) else { throw Invalid(description: "a wait must last 1 to 60 seconds (cloudd's longest)") }
+        guard (1...25).contains(waitSeconds) else { throw Invalid(description: "a wait must last 1 to 25 seconds (the client's deadline is 30)") }
         if let offline {
             guard (0...1).contains(offline.fraction), (0..<seconds).contains(offline.atSeconds), (1...3_600).contains(offline.seconds) else {
                 throw Invalid(description: "offline: the fraction must be 0 to 1, atSeconds within the run, seconds 1 to 3600")

@@ -44,7 +44,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Synced writes each device makes a minute, on average (default 6).")
     var writesPerMinute: Double?
 
-    @Option(help: "How long each wait on the zone lasts when nothing changes, in seconds (default 25, at most 60).")
+    @Option(help: "How long each wait on the zone lasts when nothing changes, in seconds (1 to 25, the default).")
     var waitSeconds: Int?
 
     @Option(help: "Another cloudd replica's URL; devices spread over the lab's cloudd and these in turn.")
