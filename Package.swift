@@ -837,7 +837,8 @@ let package = Package(
         .target(
             name: "LabControl",
             dependencies: [
-                "WorldLayout", "CLandlock", "DeviceProtocol", "KeychainTypes", "PostgresInstance", "WebsiteFixture", "WorldBuilder", "WorldFile",
+                "WorldLayout", "CLandlock", "DeviceProtocol", "KeychainTypes", "PostgresInstance", "ServiceSupport", "WebsiteFixture", "WorldBuilder",
+                "WorldFile",
             ],
             path: "Tools/LabControl",
             swiftSettings: strictSettings

@@ -29,7 +29,7 @@ public final class FleetShare: Sendable {
             range.lowerBound % plan.devicesPerAccount == 0, range.upperBound % plan.devicesPerAccount == 0 || range.upperBound == plan.devices
         else { throw FleetPlan.Invalid(description: "devices \(range) are not whole accounts of the plan's \(plan.devices)") }
         self.plan = plan
-        residentBefore = ResidentMemory.bytes()
+        residentBefore = ProcessMemory.resident(getpid())
         let minter = try DeviceIdentityMinter(world: world)
         // One sealing key per account, as the world gives its accounts: cloudd never sees it.
         var keys: [Int: SymmetricKey] = [:]
@@ -97,17 +97,7 @@ public final class FleetShare: Sendable {
         for device in fleet { await device.client.shutdown() }
         tally.devices = fleet.count
         tally.residentBeforeBytes = residentBefore
-        tally.residentAfterBytes = ResidentMemory.bytes()
+        tally.residentAfterBytes = ProcessMemory.resident(getpid())
         return tally
-    }
-}
-
-/// This process's resident memory (VmRSS of /proc/self/status), in bytes; 0 where unreadable.
-enum ResidentMemory {
-    static func bytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 }

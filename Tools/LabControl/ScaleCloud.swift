@@ -1,6 +1,7 @@
 import DeviceProtocol
 import Foundation
 public import PostgresInstance
+import ServiceSupport
 
 /// The scale demo's cloud beside a running lab (docs/scale.md): PostgreSQL shards of its own
 /// (initdb and pg_ctl in temporary folders, as `nobody` when run as root) and cloudd replicas,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What processes hold in memory, read from /proc: a process's resident set (VmRSS), and a whole
-/// tree's (a PostgreSQL server is its postmaster and one backend per connection).
+/// tree's (a PostgreSQL server is its postmaster and one backend per connection). The fleet
+/// measures itself with it, and `kclab fleet` the cloud it runs against.
 public enum ProcessMemory {
     /// `pid`'s resident memory in bytes; 0 when it is gone or unreadable.
     public static func resident(_ pid: Int32) -> Int {
