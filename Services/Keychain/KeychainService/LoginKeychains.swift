@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import ServiceSupport
 
 /// The lock of each Mac's login keychain, kept by keychaind as securityd keeps it: locked or
 /// unlocked, and opened only with the user's password. keychaind never stores the password, only
@@ -9,7 +10,7 @@ import Foundation
 /// A login keychain comes into being at the user's first login (the device's first unlock), with
 /// the password given then, as macOS creates `login.keychain-db` with the account's password.
 final class LoginKeychains: Sendable {
-    struct Entry: Codable, Sendable {
+    struct Entry: Codable, Sendable, Equatable {
         var salt: Data
         var verifier: Data
         var rounds: Int
@@ -29,11 +30,11 @@ final class LoginKeychains: Sendable {
     static let rounds = 210_000
     static let maximumFileSize = 1 << 20
 
-    private let entries: DeviceStateFile<Entry>
+    private let entries: KeyedStateFile<Entry>
 
     /// The locks kept in `file` (read back when it exists), or in memory only.
     init(file: URL? = nil) {
-        entries = DeviceStateFile(file: file, maximumSize: Self.maximumFileSize)
+        entries = KeyedStateFile(file: file, maximumSize: Self.maximumFileSize)
     }
 
     /// Whether `device`'s login keychain is locked; one that does not exist yet is not.
