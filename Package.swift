@@ -352,8 +352,10 @@ let package = Package(
         .target(
             name: "Fleet",
             dependencies: [
-                "KeychainItems", "KeychainSync", "KeychainSyncClient", "KeychainTypes", "ServiceSupport", "WorldBuilder", "WorldFile",
-                product("Crypto"), product("Histogram"), product("AsyncHTTPClient"), product("Yams"),
+                "AppIdentity", "KeychainAPI", "KeychainCallChannel", "KeychainItems", "LabErrors", "KeychainSync", "KeychainSyncClient",
+                "KeychainTypes",
+                "ServiceSupport", "WorldBuilder", "WorldFile", "WorldLayout",
+                product("Crypto"), product("Histogram"), product("AsyncHTTPClient"), product("NIOHTTP1"), product("NIOSSL"), product("Yams"),
             ],
             path: "Tools/Fleet",
             swiftSettings: strictSettings

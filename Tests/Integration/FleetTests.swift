@@ -9,12 +9,19 @@ import WorldTestSupport
 /// each write reaches the others through LISTEN/NOTIFY. Every write converges, to each other
 /// device of its account, nothing fails, and the fleet's cloud is gone afterwards.
 @Suite(.serialized) struct FleetTests {
+    /// cloudd's test world and an app under a distribution profile, which provisions every device
+    /// (the fleet's minted devices are on no development profile's list).
+    static let world = CloudServiceTests.world.replacingOccurrences(
+        of: "\ndevices:",
+        with: "\n  - {bundleID: com.example.FleetApp, team: ABCDE12345, program: keychainlab-app, profile: distribution}\ndevices:"
+    )
+
     @Test func aHundredDevicesConvergeThroughTwoReplicasOverTwoShards() async throws {
-        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
             let report = lab.state.root.appending(path: "fleet.json")
             let run = try lab.kclab([
                 "fleet", "--devices", "100", "--per-account", "4", "--seconds", "8", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
-                "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
+                "--calls-per-minute", "60", "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
             ])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("fleet: 100 devices over 25 accounts"), "\(run.stdout)")
@@ -37,8 +44,25 @@ import WorldTestSupport
             #expect((memory["residentAfterBytes"] ?? 0) > 0)
             #expect((memory["cloudPeakBytes"] ?? 0) > 10 << 20, "two replicas and two PostgreSQL servers, measured: \(memory)")
 
+            // Every device reported, registered the distribution app (keychaind verified its
+            // signature for each) and made SecItem calls on the call channel; each answer is
+            // counted by its OSStatus.
+            #expect(operations["keychain setup"]?["count"] as? Int == 100, "\(operations.keys.sorted())")
+            let statuses = try #require(json["statuses"] as? [String: [String: Int]])
+            for function in ["SecItemAdd", "SecItemCopyMatching", "SecItemUpdate", "SecItemDelete"] {
+                let answered = statuses[function]?.values.reduce(0, +) ?? 0
+                #expect(answered > 0 && answered == operations[function]?["count"] as? Int, "\(function): \(statuses)")
+            }
+            let copies = statuses["SecItemCopyMatching"] ?? [:]
+            #expect(Set(copies.keys).isSubset(of: ["errSecSuccess", "errSecItemNotFound"]) && copies["errSecSuccess"] != nil, "\(copies)")
+            #expect(Set((statuses["SecItemAdd"] ?? [:]).keys).isSubset(of: ["errSecSuccess", "errSecDuplicateItem"]), "\(statuses)")
+
             let left = LabRecord.read(lab.state)?.processes.filter { $0.name.hasPrefix("cloudd-replica-") || $0.name.hasPrefix("postgres-shard-") }
             #expect(left?.isEmpty == true, "the fleet's cloud left the lab's record: \(String(describing: left))")
+
+            // An app under a development profile lists its devices, and no fleet device is on it.
+            let refused = try lab.kclab(["fleet", "--devices", "4", "--seconds", "1", "--app", "com.example.App"])
+            #expect(refused.status != 0 && refused.stderr.contains("com.example.App's profile is a development profile"), "\(refused.stderr)")
         }
     }
 
@@ -48,7 +72,7 @@ import WorldTestSupport
     /// Nothing cloudd acknowledged is lost, and every acknowledged write reaches every other
     /// device of its account.
     @Test func aFleetLosesNothingWhenAReplicaDiesAndAShardRestarts() async throws {
-        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
             let report = lab.state.root.appending(path: "faults.json")
             let run = try lab.kclab([
                 "fleet", "--devices", "60", "--per-account", "3", "--seconds", "30", "--settle", "40", "--ramp", "2", "--writes-per-minute", "30",
@@ -77,7 +101,7 @@ import WorldTestSupport
     /// upload them once back, and catch up from their change tokens; every write still reaches
     /// every device of its account, and nothing acknowledged is lost.
     @Test func devicesThatGoOfflineCatchUp() async throws {
-        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
             let scenario = lab.state.root.appending(path: "offline.yaml")
             try """
             devices: 40

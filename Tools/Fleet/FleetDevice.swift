@@ -14,6 +14,8 @@ struct FleetDevice: Sendable {
     let index: Int
     let cloud: CloudClient
     let client: ServiceClient
+    /// Its app's keychain, when the plan makes SecItem calls.
+    let keychain: FleetKeychain?
     let plan: FleetPlan
     let stats: FleetStats
     let view = SyncView.passwords
@@ -22,13 +24,10 @@ struct FleetDevice: Sendable {
     /// writes and uploads them in one batch once back.
     func write(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async {
         guard plan.writesPerDeviceMinute > 0 else { return }
-        let meanGap = 60 / plan.writesPerDeviceMinute
         let window = offlineWindow(from: start)
         var held: [UploadRequest] = []
         while !Task.isCancelled {
-            // Exponential gaps: writes arrive as a Poisson process, not in lockstep.
-            let gap = -meanGap * log(Double.random(in: Double.ulpOfOne..<1))
-            let next = ContinuousClock.now + .milliseconds(Int(gap * 1000))
+            let next = ContinuousClock.now + FleetPlan.gap(perMinute: plan.writesPerDeviceMinute)
             if let window, !held.isEmpty, next >= window.upperBound || next >= end {
                 try? await Task.sleep(until: window.upperBound)
                 await upload(held)

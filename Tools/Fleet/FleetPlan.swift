@@ -27,6 +27,11 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     public var faults: [FleetFault] = []
     /// Devices that go offline for a while and come back.
     public var offline: Offline?
+    /// SecItem calls each device's app makes a minute, by kind, on keychaind's call channel.
+    public var calls = Calls()
+    /// The world app each device installs and calls from (its bundle ID); nil: the world's first
+    /// app whose profile provisions every device.
+    public var app: String?
 
     /// A share of the devices losing the network at `atSeconds` for `seconds`: they neither wait
     /// nor fetch, and keep their writes until they are back, then upload them in one batch and
@@ -54,6 +59,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// The plan's keys, in JSON reports and scenario files alike.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, waitSeconds, faults, offline
+        case calls, app
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -83,6 +89,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
                 throw Invalid(description: "offline: the fraction must be 0 to 1, atSeconds within the run, seconds 1 to 3600")
             }
         }
+        try calls.validate()
         guard faults.count <= 32, faults.allSatisfy({ (0..<seconds).contains($0.atSeconds) }) else {
             throw Invalid(description: "at most 32 faults, each within the run's \(seconds) s")
         }

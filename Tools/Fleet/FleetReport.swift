@@ -10,8 +10,12 @@ public struct FleetReport: Sendable, Codable {
     public var operations: [String: Latency]
     /// A write's arrival at each other device of its account, and how many writes reached all.
     public var convergence: Convergence
-    /// Failed calls, by operation and kind (an HTTP status, or the error's type).
+    /// Failed calls, by operation and kind (an HTTP status, keychaind's problem code, or the
+    /// error's type).
     public var errors: [String: Int]
+    /// SecItem calls keychaind answered, by function and OSStatus name (`errSecItemNotFound` is
+    /// an answer, not a failure).
+    public var statuses: [String: [String: Int]]
     /// The fleet process's resident memory, before the devices started and at the end.
     public var memory: Memory
     /// After the run: the acknowledged writes each account's zone still holds.
@@ -32,6 +36,7 @@ public struct FleetReport: Sendable, Codable {
             pending: tally.pending
         )
         errors = tally.errors
+        statuses = tally.statuses
         memory = Memory(
             residentBeforeBytes: tally.residentBeforeBytes,
             residentAfterBytes: tally.residentAfterBytes,
@@ -97,16 +102,19 @@ public struct FleetReport: Sendable, Codable {
     public var lines: [String] {
         var lines = [
             "fleet: \(plan.devices) devices over \(accounts) accounts, \(String(format: "%.1f", elapsedSeconds)) s",
-            "operation        calls     per s     p50 ms     p90 ms     p99 ms     max ms",
+            "operation                calls     per s     p50 ms     p90 ms     p99 ms     max ms",
         ]
         func row(_ name: String, _ latency: Latency) -> String {
             let cells = [latency.perSecond, latency.p50Milliseconds, latency.p90Milliseconds, latency.p99Milliseconds, latency.maxMilliseconds]
-            return name.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: "%9llu", latency.count)
+            return name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%9llu", latency.count)
                 + cells.map { String(format: " %10.1f", $0) }.joined()
         }
         for (name, latency) in operations.sorted(by: { $0.key < $1.key }) { lines.append(row(name, latency)) }
         lines.append(row("convergence", convergence.arrivals))
         lines.append("writes converged: \(convergence.converged), still travelling: \(convergence.pending)")
+        for (function, counts) in statuses.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(function): " + counts.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        }
         lines.append(
             errors.isEmpty ? "errors: none" : "errors: " + errors.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
         )

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Histogram
 
 /// Runs a fleet in this process: one ``FleetShare`` of every device, the plan's faults caused at
@@ -8,13 +8,12 @@ public enum FleetRunner {
     /// Runs `plan` against `cloudd`; `progress` hears a line every `every` while it runs.
     public static func run(
         _ plan: FleetPlan,
-        world: URL,
-        cloudd: [String],
+        services: FleetServices,
         every: Duration = .seconds(5),
         inject: @escaping @Sendable (FleetFault) async throws -> String = { _ in "not caused: no cloud of the fleet's own" },
         progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> FleetReport {
-        let share = try FleetShare(plan, devices: 0..<plan.devices, run: newRun(), world: world, cloudd: cloudd, progress: progress)
+        let share = try FleetShare(plan, devices: 0..<plan.devices, run: newRun(), services: services, progress: progress)
         let start = ContinuousClock.now
         let faults = cause(plan.faults, from: start, inject: inject, progress: progress)
         let tally = await share.run(from: start, every: every, progress: progress)

@@ -11,6 +11,7 @@ import Yams
 /// seconds: 120
 /// writesPerDeviceMinute: 3
 /// offline: { fraction: 0.1, atSeconds: 30, seconds: 20 }
+/// calls: { copy: 12, add: 2, update: 1, delete: 1 }
 /// faults:
 ///   - { kind: kill-replica, atSeconds: 60 }
 /// ```
@@ -67,5 +68,7 @@ extension FleetPlan {
         waitSeconds = try values.decodeIfPresent(Int.self, forKey: .waitSeconds) ?? waitSeconds
         faults = try values.decodeIfPresent([FleetFault].self, forKey: .faults) ?? faults
         offline = try values.decodeIfPresent(Offline.self, forKey: .offline)
+        calls = try values.decodeIfPresent(Calls.self, forKey: .calls) ?? calls
+        app = try values.decodeIfPresent(String.self, forKey: .app)
     }
 }

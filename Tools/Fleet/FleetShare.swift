@@ -1,5 +1,6 @@
 import Crypto
-public import Foundation
+import Foundation
+import KeychainCallChannel
 import KeychainSyncClient
 import ServiceSupport
 import WorldBuilder
@@ -19,12 +20,25 @@ public final class FleetShare: Sendable {
         _ plan: FleetPlan,
         devices range: Range<Int>,
         run: String,
-        world: URL,
-        cloudd: [String],
+        services: FleetServices,
         progress: @Sendable (String) -> Void
     ) throws {
         try plan.validate()
+        let (world, cloudd) = (services.world, services.cloudd)
         guard !cloudd.isEmpty else { throw FleetPlan.Invalid(description: "no cloudd to reach: is the lab up?") }
+        let keychaind = try services.keychaind.flatMap { keychaind throws(FleetPlan.Invalid) -> (FleetServices.Keychaind, FleetApp)? in
+            guard plan.calls.total > 0 else { return nil }
+            do {
+                return (keychaind, try FleetApp(world: world, bundleID: plan.app))
+            } catch {
+                throw FleetPlan.Invalid(description: "SecItem calls: \(error) (or make none: --calls-per-minute 0)")
+            }
+        }
+        if keychaind == nil, plan.calls.total > 0 {
+            throw FleetPlan.Invalid(
+                description: "keychaind is not running, so no SecItem calls can be made: is the lab up? (or --calls-per-minute 0)"
+            )
+        }
         guard range.lowerBound >= 0, range.upperBound <= plan.devices, !range.isEmpty,
             range.lowerBound % plan.devicesPerAccount == 0, range.upperBound % plan.devicesPerAccount == 0 || range.upperBound == plan.devices
         else { throw FleetPlan.Invalid(description: "devices \(range) are not whole accounts of the plan's \(plan.devices)") }
@@ -33,24 +47,42 @@ public final class FleetShare: Sendable {
         let minter = try DeviceIdentityMinter(world: world)
         // One sealing key per account, as the world gives its accounts: cloudd never sees it.
         var keys: [Int: SymmetricKey] = [:]
-        progress("minting \(range.count) device identities (fleet-\(run)-N@fleet.keychainlab.test)")
+        progress(
+            "minting \(range.count) device identities (fleet-\(run)-N@fleet.keychainlab.test)\(keychaind.map { ", each running \($0.1.bundleID)" } ?? "")"
+        )
         var devices: [FleetDevice] = []
         devices.reserveCapacity(range.count)
         for index in range {
-            let identity = try minter.mint(
-                name: "fleet-\(index)",
-                udid: String(format: "00008110-FLEET%011d", index),
-                account: plan.account(of: index, run: run)
-            )
+            let account = plan.account(of: index, run: run)
+            let identity = try minter.mint(name: "fleet-\(index)", udid: String(format: "00008110-FLEET%011d", index), account: account)
             let tls = try TLSIdentities.deviceClient(world: world, chainPEM: identity.chainPEM, keyPEM: identity.keyPEM)
             // Each device starts at its own replica and moves to the next when that one fails.
             let first = index % cloudd.count
             let client = ServiceClient(baseURLs: Array(cloudd[first...] + cloudd[..<first]), tls: tls)
-            let account = index / plan.devicesPerAccount
-            let key = keys[account] ?? SymmetricKey(size: .bits256)
-            keys[account] = key
+            let key = keys[index / plan.devicesPerAccount] ?? SymmetricKey(size: .bits256)
+            keys[index / plan.devicesPerAccount] = key
+            let stats = stats
+            let keychain = try keychaind.map { keychaind, app in
+                FleetKeychain(
+                    index: index,
+                    keychaind: keychaind.url,
+                    tls: tls,
+                    calls: try KeychainCallClient(host: keychaind.host, port: keychaind.port, tls: tls, connections: 1),
+                    report: FleetKeychain.report(account: account),
+                    app: app,
+                    plan: plan,
+                    stats: stats
+                )
+            }
             devices.append(
-                FleetDevice(index: index, cloud: CloudClient(client: client, sealer: ItemSealer(key: key)), client: client, plan: plan, stats: stats)
+                FleetDevice(
+                    index: index,
+                    cloud: CloudClient(client: client, sealer: ItemSealer(key: key)),
+                    client: client,
+                    keychain: keychain,
+                    plan: plan,
+                    stats: stats
+                )
             )
         }
         self.devices = devices
@@ -77,6 +109,10 @@ public final class FleetShare: Sendable {
                             try? await Task.sleep(until: start + plan.startOffset(of: device.index))
                             await device.write(from: start, until: end)
                         }
+                        writers.addTask {
+                            try? await Task.sleep(until: start + plan.startOffset(of: device.index))
+                            await device.keychain?.run(until: end)
+                        }
                     }
                 }
             }
@@ -94,7 +130,10 @@ public final class FleetShare: Sendable {
         progress("reading back \(Set(fleet.map(\.account)).count) accounts' zones")
         var tally = stats.tally
         tally.audit = await FleetAudit.run(acknowledged: stats.acknowledgedWrites, devices: fleet)
-        for device in fleet { await device.client.shutdown() }
+        for device in fleet {
+            await device.client.shutdown()
+            await device.keychain?.calls.shutdown()
+        }
         tally.devices = fleet.count
         tally.residentBeforeBytes = residentBefore
         tally.residentAfterBytes = ProcessMemory.resident(getpid())

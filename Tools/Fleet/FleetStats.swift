@@ -30,6 +30,11 @@ final class FleetStats: Sendable {
         state.withLock { $0.tally.errors["\(operation): \(kind)", default: 0] += 1 }
     }
 
+    /// A SecItem call of `function` answered with the OSStatus named `status`.
+    func answered(_ function: String, status: String) {
+        state.withLock { $0.tally.statuses[function, default: [:]][status, default: 0] += 1 }
+    }
+
     /// A write `writer` made at `instant`, which `others` devices have yet to see.
     func written(_ uuid: UUID, by writer: Int, at instant: ContinuousClock.Instant, others: Int) {
         guard others > 0 else { return }

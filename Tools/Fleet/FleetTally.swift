@@ -11,6 +11,8 @@ public struct FleetTally: Sendable, Codable {
     public var converged = 0
     public var pending = 0
     public var errors: [String: Int] = [:]
+    /// SecItem calls keychaind answered, by function and OSStatus name.
+    public var statuses: [String: [String: Int]] = [:]
     public var audit = FleetReport.Audit(acknowledged: 0, lost: 0, unreadableAccounts: 0)
     /// The devices measured, and the resident memory of the processes that ran them, before the
     /// devices were made and at the end.
@@ -34,6 +36,7 @@ public struct FleetTally: Sendable, Codable {
         converged += other.converged
         pending += other.pending
         errors.merge(other.errors, uniquingKeysWith: +)
+        statuses.merge(other.statuses) { $0.merging($1, uniquingKeysWith: +) }
         audit.acknowledged += other.audit.acknowledged
         audit.lost += other.audit.lost
         audit.unreadableAccounts += other.audit.unreadableAccounts

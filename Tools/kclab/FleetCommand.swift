@@ -44,6 +44,17 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Synced writes each device makes a minute, on average (default 6).")
     var writesPerMinute: Double?
 
+    @Option(
+        help: """
+            SecItem calls each device's app makes a minute on keychaind's call channel, in the \
+            scenario's mix or the default one (copy 6, add, update and delete 1 each); 0 makes none.
+            """
+    )
+    var callsPerMinute: Double?
+
+    @Option(help: "The world app each device installs and calls from (default: the first whose profile provisions every device).")
+    var app: String?
+
     @Option(help: "How long each wait on the zone lasts when nothing changes, in seconds (1 to 25, the default).")
     var waitSeconds: Int?
 
@@ -98,6 +109,8 @@ struct FleetCommand: AsyncParsableCommand {
             if let ramp { plan.rampSeconds = ramp }
             if let writesPerMinute { plan.writesPerDeviceMinute = writesPerMinute }
             if let waitSeconds { plan.waitSeconds = waitSeconds }
+            if let callsPerMinute { plan.calls = plan.calls.scaled(toTotal: callsPerMinute) }
+            if let app { plan.app = app }
             let seconds = plan.seconds
             plan.faults += try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
             try plan.validate()
@@ -154,7 +167,7 @@ struct FleetCommand: AsyncParsableCommand {
                 }
             }
             if processes == 1 {
-                report = try await FleetRunner.run(plan, world: state.builtWorld, cloudd: urls, inject: inject) { line in warn(line) }
+                report = try await FleetRunner.run(plan, services: try services(cloudd: urls), inject: inject) { line in warn(line) }
             } else {
                 report = try await FleetWorkers.run(
                     plan,
@@ -185,6 +198,16 @@ struct FleetCommand: AsyncParsableCommand {
         }
     }
 
+    /// What the devices reach: the lab's world and keychaind (from its endpoint file), and `cloudd`.
+    func services(cloudd: [String]) throws -> FleetServices {
+        let endpoint = try? Endpoint.read(from: lab.lab.keychaindEndpoint)
+        return FleetServices(
+            world: lab.lab.builtWorld,
+            cloudd: cloudd,
+            keychaind: try endpoint.flatMap { endpoint in try endpoint.calls.map { try FleetServices.Keychaind(url: endpoint.url, calls: $0) } }
+        )
+    }
+
     /// The most devices one process runs by default.
     static let devicesPerWorker = 4000
 
@@ -205,7 +228,7 @@ struct FleetCommand: AsyncParsableCommand {
         guard bounds.count == 2, bounds[0] < bounds[1] else { throw ValidationError("--worker-share is FIRST-END") }
         let range = bounds[0]..<bounds[1]
         let progress: @Sendable (String) -> Void = { line in warn("worker \(share): \(line)") }
-        let devices = try FleetShare(plan, devices: range, run: run, world: lab.lab.builtWorld, cloudd: workerCloudd, progress: progress)
+        let devices = try FleetShare(plan, devices: range, run: run, services: try services(cloudd: workerCloudd), progress: progress)
         try await FleetWorkers.work(devices, progress: progress)
     }
 }

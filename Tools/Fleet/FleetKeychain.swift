@@ -1,0 +1,152 @@
+import AppIdentity
+import Foundation
+import KeychainAPI
+import KeychainCallChannel
+import KeychainTypes
+import LabErrors
+import NIOHTTP1
+import NIOSSL
+import ServiceSupport
+
+/// One fleet device's keychain, reached as a real device reaches it: the device reports its state
+/// to keychaind (`PUT /v1/device`) and registers the fleet's app from the app's signed files
+/// (`POST /v1/apps`: keychaind verifies the signature itself, for this device), then the app's
+/// SecItem calls travel on keychaind's call channel, on a connection of the device's own under
+/// its own certificate. Each kind of call is a Poisson process at the plan's rate; each answer
+/// is counted by its OSStatus name.
+struct FleetKeychain: Sendable {
+    let index: Int
+    /// keychaind's HTTPS API, for the report and the registration only, and the device's
+    /// identity (the call channel's client holds it too).
+    let keychaind: String
+    let tls: TLSConfiguration
+    let calls: KeychainCallClient
+    let report: KeychainAPI.DeviceReport
+    let app: FleetApp
+    let plan: FleetPlan
+    let stats: FleetStats
+
+    /// The release each fleet device reports.
+    static let osVersion = OSVersion(17, 4)
+
+    /// What a fleet device reports: an unlocked iPhone with a passcode, signed in to `account`.
+    static func report(account: String) -> KeychainAPI.DeviceReport {
+        .init(platform: .ios, osVersion: osVersion, iCloudAccount: account, hasPasscode: true, isLocked: false, unlockedSinceBoot: true)
+    }
+
+    /// The items' service: every call names one of the device's items in it.
+    static let service = "fleet.keychainlab.test"
+
+    /// Sets the device up, then makes the app's calls until `end`. Setting up (report, register,
+    /// clear what an earlier run left) is the `keychain setup` operation.
+    func run(until end: ContinuousClock.Instant) async {
+        guard plan.calls.total > 0 else { return }
+        let began = ContinuousClock.now
+        guard let reference = await setUp() else { return }
+        stats.record("keychain setup", ContinuousClock.now - began)
+        await withTaskGroup(of: Void.self) { group in
+            for (call, rate) in plan.calls.rates where rate > 0 {
+                group.addTask { await self.make(call, perMinute: rate, app: reference, until: end) }
+            }
+        }
+    }
+
+    /// Reports, registers the app (again after a busy answer, as a device does), deletes the
+    /// items an earlier run of this device left and adds half of its items, so that calls find
+    /// some and miss others; the app's reference, or nil when keychaind
+    /// would not have it (counted as a `keychain setup` error by its problem code).
+    private func setUp() async -> String? {
+        let http = ServiceClient(baseURL: keychaind, tls: tls)
+        let registered = await register(http)
+        await http.shutdown()
+        guard let registered else { return nil }
+        do {
+            _ = try await calls.call(.delete, request(.delete, app: registered, item: nil))
+            for item in 0..<FleetPlan.itemsPerDevice / 2 {
+                guard case .answer(let answer) = try await calls.call(.add, request(.add, app: registered, item: item)), answer.status == 0 else {
+                    throw SetupFailure(description: "the first items were not added")
+                }
+            }
+            return registered
+        } catch {
+            if !Task.isCancelled { stats.failed("keychain setup", kind: Self.kind(error)) }
+            return nil
+        }
+    }
+
+    private func register(_ http: ServiceClient) async -> String? {
+        do {
+            _ = try await http.send(.PUT, "/v1/device", report, as: [String: String].self)
+            var attempt = 0
+            while true {
+                attempt += 1
+                do {
+                    return try await http.send(.POST, "/v1/apps", app.registration, as: KeychainAPI.RegisteredApp.self).app
+                } catch let failure as ServiceClient.Failure where failure.status == 503 && attempt < 10 {
+                    try await Task.sleep(for: .milliseconds(200 * attempt))
+                }
+            }
+        } catch {
+            if !Task.isCancelled { stats.failed("keychain setup", kind: Self.kind(error)) }
+            return nil
+        }
+    }
+
+    /// Makes `call` at random, `perMinute` times a minute on average, until `end`.
+    private func make(_ call: SecItemCall, perMinute: Double, app reference: String, until end: ContinuousClock.Instant) async {
+        while !Task.isCancelled {
+            let next = ContinuousClock.now + FleetPlan.gap(perMinute: perMinute)
+            guard next < end else { return }
+            try? await Task.sleep(until: next)
+            let started = ContinuousClock.now
+            do {
+                let item = Int.random(in: 0..<FleetPlan.itemsPerDevice)
+                switch try await calls.call(call, request(call, app: reference, item: item)) {
+                case .answer(let answer):
+                    stats.record(call.function, ContinuousClock.now - started)
+                    stats.answered(call.function, status: answer.name)
+                case .problem(let problem):
+                    stats.failed(call.function, kind: problem.error)
+                }
+            } catch {
+                if Task.isCancelled { return }
+                stats.failed(call.function, kind: Self.kind(error))
+            }
+        }
+    }
+
+    /// The call's dictionaries for item `item-N` of the device's (nil: every item of the service).
+    func request(_ call: SecItemCall, app: String, item: Int?) -> KeychainAPI.CallRequest {
+        var query: [String: SecValue] = ["class": .string("genp"), "svce": .string(Self.service)]
+        if let item { query["acct"] = .string("item-\(item)") }
+        switch call {
+        case .add:
+            query["v_Data"] = .data(secret())
+        case .copyMatching:
+            query["r_Data"] = .bool(true)
+        case .update:
+            return KeychainAPI.CallRequest(app: app, query: query, attributesToUpdate: ["v_Data": .data(secret())])
+        case .delete:
+            break
+        }
+        return KeychainAPI.CallRequest(app: app, query: query)
+    }
+
+    private func secret() -> Data {
+        Data((0..<plan.secretBytes).map { _ in UInt8.random(in: 0...255) })
+    }
+
+    struct SetupFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// keychaind's problem code when it refused, else the error as a device names it.
+    static func kind(_ error: any Error) -> String {
+        if let failure = error as? ServiceClient.Failure,
+            let problem = try? JSONDecoder().decode(KeychainAPI.Problem.self, from: Data(failure.body.utf8))
+        {
+            return problem.error
+        }
+        return FleetDevice.kind(error)
+    }
+}
