@@ -9,6 +9,7 @@ import NIOHTTP1
 import NIOSSL
 import ServiceSupport
 import Testing
+import WorldBuilder
 import WorldTestSupport
 
 /// keychaind's call channel, the way devices send SecItem calls: the same answers as the HTTP API,
@@ -54,6 +55,31 @@ import WorldTestSupport
                 throw error
             }
             await doors.shutdown()
+        }
+    }
+
+    /// keychaind verifies each app's files once for all devices, yet checks every device against
+    /// a development profile's list: a device the world never listed (minted from its device CA,
+    /// as a fleet's are) is refused an app the phone registered first, and given one under a
+    /// distribution profile.
+    @Test func eachDeviceIsCheckedAgainstTheProfilesList() async throws {
+        try await Self.withDoors { lab, doors in
+            _ = try await doors.register("com.example.AppOne", lab: lab)
+            let minted = try DeviceIdentityMinter(world: lab.state.builtWorld).mint(name: "stranger", udid: "00008110-STRANGER00001", account: nil)
+            let stranger = try Doors(
+                lab,
+                tls: try TLSIdentities.deviceClient(world: lab.state.builtWorld, chainPEM: minted.chainPEM, keyPEM: minted.keyPEM)
+            )
+            var refusal = ""
+            do {
+                _ = try await stranger.register("com.example.AppOne", lab: lab)
+            } catch let failure as ServiceClient.Failure {
+                refusal = failure.body
+            }
+            let release = try? await stranger.register("com.example.Release", lab: lab)
+            await stranger.shutdown()
+            #expect(refusal.contains("device-not-provisioned") && refusal.contains("00008110-STRANGER00001"), "\(refusal)")
+            #expect(release != nil, "a distribution profile provisions every device")
         }
     }
 

@@ -11,8 +11,9 @@ import Synchronization
 /// The apps each device has registered, verified by keychaind itself from their signatures.
 ///
 /// A verification is cached by the SHA-256 of the signed files (and the device, since development
-/// profiles list devices) until the profile expires; a call naming an app its device did not
-/// register is refused.
+/// profiles list devices) until the profile expires; another device registering the same files
+/// reuses the signature check and has only the profile's device list checked. A call naming an
+/// app its device did not register is refused.
 final class AppRegistry: Sendable {
     struct Entry: Sendable {
         let app: VerifiedApp
@@ -25,8 +26,13 @@ final class AppRegistry: Sendable {
     /// device, within `budget` (docs/reliability.md, "Time").
     private let verifying = FairWorkPool(name: "verify", maximumQueued: 256)
     static let budget: Duration = .seconds(5)
-    // The registry's state; every access goes through this Mutex.
+    // The registry's state; every access goes through these Mutexes.
     private let entries = Mutex<[String: Entry]>([:])
+    /// Each verified app by its files' reference and the platform it was verified for: a
+    /// thousand devices registering the same app are one signature check and a thousand looks
+    /// at the profile's device list. Only apps that verified are kept, so its size is bounded by
+    /// the world's validly signed apps.
+    private let signatures = Mutex<[String: VerifiedApp]>([:])
 
     init(trust: TrustStore, now: @escaping @Sendable () -> Date) {
         verifier = SignatureVerifier(trust: trust)
@@ -47,10 +53,20 @@ final class AppRegistry: Sendable {
     func register(_ registration: KeychainAPI.AppRegistration, device: String, platform: Platform?) -> Result<Entry, SignatureFailure> {
         let reference = Self.reference(registration)
         if let entry = lookup(reference, device: device) { return .success(entry) }
-        let signed = SignedApp(profile: registration.profile, codeSignature: registration.codeSignature)
-        let check = verifier.verify(signed, device: device, platform: platform, at: now())
-        guard let verified = check.verified else {
-            return .failure(SignatureFailure(appID: check.appID, refusals: check.refusals))
+        let shared = Self.key(reference, platform?.rawValue ?? "-")
+        let verified: VerifiedApp
+        if let known = signatures.withLock({ $0[shared] }), known.profile?.provisions(device: device) ?? true, !isExpired(known) {
+            // The same files, verified for another device of this platform: only whether the
+            // profile provisions this device was left to check.
+            verified = known
+        } else {
+            let signed = SignedApp(profile: registration.profile, codeSignature: registration.codeSignature)
+            let check = verifier.verify(signed, device: device, platform: platform, at: now())
+            guard let app = check.verified else {
+                return .failure(SignatureFailure(appID: check.appID, refusals: check.refusals))
+            }
+            verified = app
+            signatures.withLock { $0[shared] = app }
         }
         let entry = Entry(app: verified, reference: reference)
         entries.withLock { $0[Self.key(reference, device)] = entry }
@@ -61,11 +77,16 @@ final class AppRegistry: Sendable {
     func lookup(_ reference: String, device: String) -> Entry? {
         let key = Self.key(reference, device)
         guard let entry = entries.withLock({ $0[key] }) else { return nil }
-        if let profile = entry.app.profile, profile.expirationDate <= now() {
+        if isExpired(entry.app) {
             entries.withLock { _ = $0.removeValue(forKey: key) }
             return nil
         }
         return entry
+    }
+
+    /// Whether `app`'s profile has expired since it was verified.
+    private func isExpired(_ app: VerifiedApp) -> Bool {
+        app.profile.map { $0.expirationDate <= now() } ?? false
     }
 
     static func reference(_ registration: KeychainAPI.AppRegistration) -> String {
