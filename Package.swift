@@ -348,13 +348,12 @@ let package = Package(
             path: "Services/Cloud/CloudStore",
             swiftSettings: strictSettings
         ),
-        /// `kclab fleet`: thousands of light simulated devices against cloudd (docs/scale.md).
+        /// `kclab fleet`: thousands of light simulated devices against cloudd, keychaind and associationd (docs/scale.md).
         .target(
             name: "Fleet",
             dependencies: [
-                "AppIdentity", "KeychainAPI", "KeychainCallChannel", "KeychainItems", "LabErrors", "KeychainSync", "KeychainSyncClient",
-                "KeychainTypes",
-                "ServiceSupport", "WorldBuilder", "WorldFile", "WorldLayout",
+                "AppIdentifiers", "AppIdentity", "AssociationAPI", "KeychainAPI", "KeychainCallChannel", "KeychainItems", "KeychainSync",
+                "KeychainSyncClient", "KeychainTypes", "LabErrors", "ServiceSupport", "SiteAssociation", "WorldBuilder", "WorldFile", "WorldLayout",
                 product("Crypto"), product("Histogram"), product("AsyncHTTPClient"), product("NIOHTTP1"), product("NIOSSL"), product("Yams"),
             ],
             path: "Tools/Fleet",

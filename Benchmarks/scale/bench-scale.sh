@@ -6,6 +6,8 @@
 #   - 1,000 devices, two shards and two replicas;
 #   - 10,000 devices, two shards and three replicas, in three worker processes, each device
 #     writing less often (the machine's two cores are shared by the fleet and every server).
+# Every device's app also makes SecItem calls on keychaind's call channel (the default mix, 9 a
+# minute; SecItem p50/p99 is SecItemCopyMatching's, setup the report and registration).
 # Each run writes .bench-scale/NAME.json; the table at the end comes from those files (jq).
 # BENCH_SCALE_SECONDS (default 60) sets each run's length.
 set -eu
@@ -28,12 +30,15 @@ run shards2-1000 --devices 1000 --writes-per-minute 6 --shards 2 --replicas 2
 run shards2-10000 --devices 10000 --writes-per-minute 1 --shards 2 --replicas 3 --ramp 60 --settle 60 --workers 3
 
 echo
-echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  errors  KiB/device  fleet MiB  cloud MiB"
+echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  SecItem/s  SecItem p50/p99 ms  setup p99 ms  errors  KiB/device  fleet MiB  cloud MiB"
 for name in sqlite-1000 postgres-1000 shards2-1000 shards2-10000; do
   jq -r --arg name "$name" '[$name, .plan.devices, (.operations.upload.perSecond | floor),
       "\(.operations.upload.p50Milliseconds | floor)/\(.operations.upload.p99Milliseconds | floor)",
       "\(.convergence.arrivals.p50Milliseconds | floor)/\(.convergence.arrivals.p99Milliseconds | floor)",
-      "\(.convergence.converged)/\(.audit.acknowledged)", .audit.lost, ([.errors[]] | add // 0),
+      "\(.convergence.converged)/\(.audit.acknowledged)", .audit.lost,
+      ([.operations | to_entries[] | select(.key | startswith("SecItem")) | .value.perSecond] | add // 0 | floor),
+      "\(.operations.SecItemCopyMatching.p50Milliseconds // 0 | floor)/\(.operations.SecItemCopyMatching.p99Milliseconds // 0 | floor)",
+      (.operations["keychain setup"].p99Milliseconds // 0 | floor), ([.errors[]] | add // 0),
       (.memory.perDeviceBytes / 1024 | floor), (.memory.residentAfterBytes / 1048576 | floor),
       (.memory.cloudPeakBytes / 1048576 | floor)] | @tsv' "$STATE/$name.json"
 done | column -t

@@ -9,19 +9,34 @@ import WorldTestSupport
 /// each write reaches the others through LISTEN/NOTIFY. Every write converges, to each other
 /// device of its account, nothing fails, and the fleet's cloud is gone afterwards.
 @Suite(.serialized) struct FleetTests {
-    /// cloudd's test world and an app under a distribution profile, which provisions every device
-    /// (the fleet's minted devices are on no development profile's list).
-    static let world = CloudServiceTests.world.replacingOccurrences(
-        of: "\ndevices:",
-        with: "\n  - {bundleID: com.example.FleetApp, team: ABCDE12345, program: keychainlab-app, profile: distribution}\ndevices:"
-    )
+    /// cloudd's test world, an app under a distribution profile, which provisions every device
+    /// (the fleet's minted devices are on no development profile's list), and a site that names
+    /// it for web credentials.
+    static let world =
+        CloudServiceTests.world.replacingOccurrences(
+            of: "\ndevices:",
+            with: """
+
+                  - bundleID: com.example.FleetApp
+                    team: ABCDE12345
+                    program: keychainlab-app
+                    profile: distribution
+                    entitlements: {com.apple.developer.associated-domains: [webcredentials:example.com]}
+                devices:
+                """
+        ) + """
+
+            websites:
+              - domain: example.com
+                aasa: {content: {webcredentials: {apps: [ABCDE12345.com.example.FleetApp]}}}
+            """
 
     @Test func aHundredDevicesConvergeThroughTwoReplicasOverTwoShards() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             let report = lab.state.root.appending(path: "fleet.json")
             let run = try lab.kclab([
                 "fleet", "--devices", "100", "--per-account", "4", "--seconds", "8", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
-                "--calls-per-minute", "60", "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
+                "--calls-per-minute", "60", "--checks-per-minute", "20", "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
             ])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("fleet: 100 devices over 25 accounts"), "\(run.stdout)")
@@ -53,6 +68,10 @@ import WorldTestSupport
                 let answered = statuses[function]?.values.reduce(0, +) ?? 0
                 #expect(answered > 0 && answered == operations[function]?["count"] as? Int, "\(function): \(statuses)")
             }
+            // Each installed the app with associationd, which found it in example.com's file.
+            #expect(operations["association setup"]?["count"] as? Int == 100, "\(operations.keys.sorted())")
+            let checks = try #require(operations["association check"]?["count"] as? Int)
+            #expect(checks > 0 && statuses["association check"] == ["associated": checks], "\(statuses)")
             let copies = statuses["SecItemCopyMatching"] ?? [:]
             #expect(Set(copies.keys).isSubset(of: ["errSecSuccess", "errSecItemNotFound"]) && copies["errSecSuccess"] != nil, "\(copies)")
             #expect(Set((statuses["SecItemAdd"] ?? [:]).keys).isSubset(of: ["errSecSuccess", "errSecDuplicateItem"]), "\(statuses)")

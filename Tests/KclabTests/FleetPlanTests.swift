@@ -73,8 +73,9 @@ struct FleetPlanTests {
     /// and `--calls-per-minute` keeping the proportions.
     @Test func aScenarioGivesTheSecItemMix() throws {
         #expect(FleetPlan().calls == FleetPlan.Calls(add: 1, copy: 6, update: 1, delete: 1), "the default mix")
-        let plan = try FleetPlan(scenario: "calls: { copy: 12, add: 3 }\napp: com.example.App\n")
+        let plan = try FleetPlan(scenario: "calls: { copy: 12, add: 3 }\napp: com.example.App\nassociationChecksPerDeviceMinute: 4\n")
         #expect(plan.calls == FleetPlan.Calls(add: 3, copy: 12, update: 0, delete: 0) && plan.app == "com.example.App")
+        #expect(plan.associationChecksPerDeviceMinute == 4 && FleetPlan().associationChecksPerDeviceMinute == 1)
         #expect(plan.calls.scaled(toTotal: 30) == FleetPlan.Calls(add: 6, copy: 24, update: 0, delete: 0))
         #expect(plan.calls.scaled(toTotal: 0).total == 0)
         #expect(FleetPlan.Calls(add: 0, copy: 0, update: 0, delete: 0).scaled(toTotal: 18) == FleetPlan.Calls(add: 2, copy: 12, update: 2, delete: 2))

@@ -16,6 +16,8 @@ struct FleetDevice: Sendable {
     let client: ServiceClient
     /// Its app's keychain, when the plan makes SecItem calls.
     let keychain: FleetKeychain?
+    /// Its app's associated domains, when the plan makes association checks.
+    let associations: FleetAssociations?
     let plan: FleetPlan
     let stats: FleetStats
     let view = SyncView.passwords

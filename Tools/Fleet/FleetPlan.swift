@@ -29,6 +29,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     public var offline: Offline?
     /// SecItem calls each device's app makes a minute, by kind, on keychaind's call channel.
     public var calls = Calls()
+    /// Association checks each device makes a minute, on average: whether its app may use one
+    /// of its `webcredentials` hosts, asked of associationd.
+    public var associationChecksPerDeviceMinute: Double = 1
     /// The world app each device installs and calls from (its bundle ID); nil: the world's first
     /// app whose profile provisions every device.
     public var app: String?
@@ -59,7 +62,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// The plan's keys, in JSON reports and scenario files alike.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, waitSeconds, faults, offline
-        case calls, app
+        case calls, app, associationChecksPerDeviceMinute
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -90,6 +93,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
             }
         }
         try calls.validate()
+        guard associationChecksPerDeviceMinute >= 0, associationChecksPerDeviceMinute <= 600 else {
+            throw Invalid(description: "association checks a device a minute must be 0 to 600")
+        }
         guard faults.count <= 32, faults.allSatisfy({ (0..<seconds).contains($0.atSeconds) }) else {
             throw Invalid(description: "at most 32 faults, each within the run's \(seconds) s")
         }

@@ -70,5 +70,7 @@ extension FleetPlan {
         offline = try values.decodeIfPresent(Offline.self, forKey: .offline)
         calls = try values.decodeIfPresent(Calls.self, forKey: .calls) ?? calls
         app = try values.decodeIfPresent(String.self, forKey: .app)
+        associationChecksPerDeviceMinute =
+            try values.decodeIfPresent(Double.self, forKey: .associationChecksPerDeviceMinute) ?? associationChecksPerDeviceMinute
     }
 }

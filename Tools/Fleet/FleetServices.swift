@@ -8,6 +8,8 @@ public struct FleetServices: Sendable {
     public var world: URL
     public var cloudd: [String]
     public var keychaind: Keychaind?
+    /// associationd's URL, nil when the lab runs none (then no association checks).
+    public var associationd: String?
 
     public struct Keychaind: Sendable, Codable, Equatable {
         public var url: String
@@ -24,9 +26,10 @@ public struct FleetServices: Sendable {
         }
     }
 
-    public init(world: URL, cloudd: [String], keychaind: Keychaind?) {
+    public init(world: URL, cloudd: [String], keychaind: Keychaind?, associationd: String? = nil) {
         self.world = world
         self.cloudd = cloudd
         self.keychaind = keychaind
+        self.associationd = associationd
     }
 }

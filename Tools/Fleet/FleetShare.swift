@@ -26,19 +26,7 @@ public final class FleetShare: Sendable {
         try plan.validate()
         let (world, cloudd) = (services.world, services.cloudd)
         guard !cloudd.isEmpty else { throw FleetPlan.Invalid(description: "no cloudd to reach: is the lab up?") }
-        let keychaind = try services.keychaind.flatMap { keychaind throws(FleetPlan.Invalid) -> (FleetServices.Keychaind, FleetApp)? in
-            guard plan.calls.total > 0 else { return nil }
-            do {
-                return (keychaind, try FleetApp(world: world, bundleID: plan.app))
-            } catch {
-                throw FleetPlan.Invalid(description: "SecItem calls: \(error) (or make none: --calls-per-minute 0)")
-            }
-        }
-        if keychaind == nil, plan.calls.total > 0 {
-            throw FleetPlan.Invalid(
-                description: "keychaind is not running, so no SecItem calls can be made: is the lab up? (or --calls-per-minute 0)"
-            )
-        }
+        let app = try Self.app(plan, services: services)
         guard range.lowerBound >= 0, range.upperBound <= plan.devices, !range.isEmpty,
             range.lowerBound % plan.devicesPerAccount == 0, range.upperBound % plan.devicesPerAccount == 0 || range.upperBound == plan.devices
         else { throw FleetPlan.Invalid(description: "devices \(range) are not whole accounts of the plan's \(plan.devices)") }
@@ -48,7 +36,7 @@ public final class FleetShare: Sendable {
         // One sealing key per account, as the world gives its accounts: cloudd never sees it.
         var keys: [Int: SymmetricKey] = [:]
         progress(
-            "minting \(range.count) device identities (fleet-\(run)-N@fleet.keychainlab.test)\(keychaind.map { ", each running \($0.1.bundleID)" } ?? "")"
+            "minting \(range.count) device identities (fleet-\(run)-N@fleet.keychainlab.test)\(app.map { ", each running \($0.bundleID)" } ?? "")"
         )
         var devices: [FleetDevice] = []
         devices.reserveCapacity(range.count)
@@ -62,17 +50,27 @@ public final class FleetShare: Sendable {
             let key = keys[index / plan.devicesPerAccount] ?? SymmetricKey(size: .bits256)
             keys[index / plan.devicesPerAccount] = key
             let stats = stats
-            let keychain = try keychaind.map { keychaind, app in
-                FleetKeychain(
-                    index: index,
-                    keychaind: keychaind.url,
-                    tls: tls,
-                    calls: try KeychainCallClient(host: keychaind.host, port: keychaind.port, tls: tls, connections: 1),
-                    report: FleetKeychain.report(account: account),
-                    app: app,
-                    plan: plan,
-                    stats: stats
-                )
+            let keychain = try app.flatMap { app in
+                try services.keychaind.flatMap { keychaind -> FleetKeychain? in
+                    guard plan.calls.total > 0 else { return nil }
+                    return
+                        FleetKeychain(
+                            index: index,
+                            keychaind: keychaind.url,
+                            tls: tls,
+                            calls: try KeychainCallClient(host: keychaind.host, port: keychaind.port, tls: tls, connections: 1),
+                            report: FleetKeychain.report(account: account),
+                            app: app,
+                            plan: plan,
+                            stats: stats
+                        )
+                }
+            }
+            let associations = app.flatMap { app in
+                services.associationd.flatMap { url in
+                    plan.associationChecksPerDeviceMinute > 0
+                        ? FleetAssociations(associationd: url, tls: tls, app: app, plan: plan, stats: stats) : nil
+                }
             }
             devices.append(
                 FleetDevice(
@@ -80,12 +78,35 @@ public final class FleetShare: Sendable {
                     cloud: CloudClient(client: client, sealer: ItemSealer(key: key)),
                     client: client,
                     keychain: keychain,
+                    associations: associations,
                     plan: plan,
                     stats: stats
                 )
             )
         }
         self.devices = devices
+    }
+
+    /// The app the devices install, when the plan makes SecItem calls or association checks;
+    /// refuses a plan whose services are not running.
+    private static func app(_ plan: FleetPlan, services: FleetServices) throws(FleetPlan.Invalid) -> FleetApp? {
+        let (calls, checks) = (plan.calls.total > 0, plan.associationChecksPerDeviceMinute > 0)
+        if calls, services.keychaind == nil {
+            throw FleetPlan.Invalid(
+                description: "keychaind is not running, so no SecItem calls can be made: is the lab up? (or --calls-per-minute 0)"
+            )
+        }
+        if checks, services.associationd == nil {
+            throw FleetPlan.Invalid(description: "associationd is not running, so no association checks can be made (or --checks-per-minute 0)")
+        }
+        guard calls || checks else { return nil }
+        do {
+            return try FleetApp(world: services.world, bundleID: plan.app)
+        } catch {
+            throw FleetPlan.Invalid(
+                description: "\(error) (or make no SecItem calls and association checks: --calls-per-minute 0 --checks-per-minute 0)"
+            )
+        }
     }
 
     /// Runs the devices from `start` for the plan's time, waits up to the settle time for every
@@ -112,6 +133,10 @@ public final class FleetShare: Sendable {
                         writers.addTask {
                             try? await Task.sleep(until: start + plan.startOffset(of: device.index))
                             await device.keychain?.run(until: end)
+                        }
+                        writers.addTask {
+                            try? await Task.sleep(until: start + plan.startOffset(of: device.index))
+                            await device.associations?.run(until: end)
                         }
                     }
                 }

@@ -52,6 +52,9 @@ struct FleetCommand: AsyncParsableCommand {
     )
     var callsPerMinute: Double?
 
+    @Option(help: "Association checks each device makes a minute: may its app use one of its webcredentials hosts (default 1; 0 makes none).")
+    var checksPerMinute: Double?
+
     @Option(help: "The world app each device installs and calls from (default: the first whose profile provisions every device).")
     var app: String?
 
@@ -110,6 +113,7 @@ struct FleetCommand: AsyncParsableCommand {
             if let writesPerMinute { plan.writesPerDeviceMinute = writesPerMinute }
             if let waitSeconds { plan.waitSeconds = waitSeconds }
             if let callsPerMinute { plan.calls = plan.calls.scaled(toTotal: callsPerMinute) }
+            if let checksPerMinute { plan.associationChecksPerDeviceMinute = checksPerMinute }
             if let app { plan.app = app }
             let seconds = plan.seconds
             plan.faults += try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
@@ -204,7 +208,8 @@ struct FleetCommand: AsyncParsableCommand {
         return FleetServices(
             world: lab.lab.builtWorld,
             cloudd: cloudd,
-            keychaind: try endpoint.flatMap { endpoint in try endpoint.calls.map { try FleetServices.Keychaind(url: endpoint.url, calls: $0) } }
+            keychaind: try endpoint.flatMap { endpoint in try endpoint.calls.map { try FleetServices.Keychaind(url: endpoint.url, calls: $0) } },
+            associationd: SiteRecord.endpointURL(lab.lab.associationdEndpoint)
         )
     }
 

@@ -1,0 +1,85 @@
+import AppIdentifiers
+import AppIdentity
+import AssociationAPI
+import Foundation
+import KeychainAPI
+import NIOHTTP1
+import NIOSSL
+import ServiceSupport
+import SiteAssociation
+
+/// One fleet device's associated domains, as a real device's: once started, it tells
+/// associationd it installed the app (`POST /v1/apps`: associationd verifies the signature
+/// itself and decides each associated domain from the site's file, through the CDN), then asks
+/// at random whether the app may use one of its `webcredentials` hosts (`GET /v1/association`),
+/// as AutoFill and SecRequestSharedWebCredential do before they offer a site's passwords.
+struct FleetAssociations: Sendable {
+    let associationd: String
+    let tls: TLSConfiguration
+    let app: FleetApp
+    let plan: FleetPlan
+    let stats: FleetStats
+
+    /// Installs the app, then checks until `end`. The install is the `association setup` row;
+    /// an app with no `webcredentials` entry is installed and checks nothing.
+    func run(until end: ContinuousClock.Instant) async {
+        guard plan.associationChecksPerDeviceMinute > 0 else { return }
+        let http = ServiceClient(baseURL: associationd, tls: tls)
+        if let (appID, hosts) = await install(http), !hosts.isEmpty {
+            await check(appID: appID, hosts: hosts, http: http, until: end)
+        }
+        await http.shutdown()
+    }
+
+    /// The app's ID and its `webcredentials` hosts (exact ones: a wildcard names no host to ask
+    /// about), or nil when associationd would not have the app.
+    private func install(_ http: ServiceClient) async -> (String, [String])? {
+        let started = ContinuousClock.now
+        let request = AssociationAPI.InstallRequest(
+            platform: .ios,
+            osVersion: FleetKeychain.osVersion,
+            profile: app.registration.profile,
+            codeSignature: app.registration.codeSignature,
+            settings: AssociationAPI.DeviceSettings(developerMode: false)
+        )
+        do {
+            let answer = try await http.send(.POST, "/v1/apps", request, as: AssociationAPI.InstallResponse.self, decoder: AssociationAPI.decoder())
+            stats.record("association setup", ContinuousClock.now - started)
+            let hosts = answer.associations.compactMap { record -> String? in
+                guard record.service == .webcredentials, let domain = try? AssociatedDomain(record.entry), !domain.isWildcard else { return nil }
+                return domain.host
+            }
+            return (answer.appID.rawValue, hosts)
+        } catch {
+            if !Task.isCancelled { stats.failed("association setup", kind: FleetDevice.kind(error)) }
+            return nil
+        }
+    }
+
+    private func check(appID: String, hosts: [String], http: ServiceClient, until end: ContinuousClock.Instant) async {
+        while !Task.isCancelled {
+            let next = ContinuousClock.now + FleetPlan.gap(perMinute: plan.associationChecksPerDeviceMinute)
+            guard next < end else { return }
+            try? await Task.sleep(until: next)
+            var query = URLComponents()
+            query.queryItems = [
+                URLQueryItem(name: "app", value: appID),
+                URLQueryItem(name: "host", value: hosts.randomElement()),
+                URLQueryItem(name: "service", value: "webcredentials"),
+            ]
+            let started = ContinuousClock.now
+            do {
+                let answer = try await http.get(
+                    "/v1/association?" + (query.percentEncodedQuery ?? ""),
+                    as: AssociationAPI.Answer.self,
+                    decoder: AssociationAPI.decoder()
+                )
+                stats.record("association check", ContinuousClock.now - started)
+                stats.answered("association check", status: answer.associated ? "associated" : "not associated")
+            } catch {
+                if Task.isCancelled { return }
+                stats.failed("association check", kind: FleetDevice.kind(error))
+            }
+        }
+    }
+}
