@@ -516,7 +516,7 @@ let package = Package(
         /// webcredentiald's API: what devices send, and the prompts and outcomes they get back.
         .target(
             name: "WebCredentialAPI",
-            dependencies: ["AppIdentity", "KeychainTypes", "LabErrors", "UserAnswers"],
+            dependencies: ["AppIdentity", "KeychainTypes", "LabErrors", "StableHash", "UserAnswers"],
             path: "Services/WebCredentials/WebCredentialAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings

@@ -1,3 +1,4 @@
+import StableHash
 public import UserAnswers
 
 /// A consent prompt webcredentiald asks the device to show its user, as swcagent shows an alert.
@@ -96,9 +97,9 @@ public struct Prompt: Codable, Hashable, Sendable {
 
     /// A stable name for this prompt, so an answer is only ever applied to the prompt it answers.
     public var id: String {
-        var hasher = StableHash()
-        for part in [kind.rawValue, app, domain, title] + (choices ?? []) { hasher.combine(part) }
-        return hasher.hex
+        // FNV-1a over each part's UTF-8 and a separator: the same value in every process.
+        let parts = [kind.rawValue, app, domain, title] + (choices ?? [])
+        return String(FNV1a.hash(parts.flatMap { Array($0.utf8) + [0] }), radix: 16)
     }
 }
 
@@ -111,20 +112,5 @@ public struct Consent: Codable, Hashable, Sendable {
     public init(prompt: String, answer: PromptAnswer) {
         self.prompt = prompt
         self.answer = answer
-    }
-}
-
-/// FNV-1a over UTF-8 with separators: the same value in every process (Swift's Hasher is seeded).
-struct StableHash {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func combine(_ text: String) {
-        for byte in text.utf8 + [0] {
-            value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-    }
-
-    var hex: String {
-        String(value, radix: 16)
     }
 }
