@@ -348,12 +348,14 @@ let package = Package(
             path: "Services/Cloud/CloudStore",
             swiftSettings: strictSettings
         ),
-        /// `kclab fleet`: thousands of light simulated devices against cloudd, keychaind and associationd (docs/scale.md).
+        /// `kclab fleet`: thousands of light simulated devices against the lab's services (docs/scale.md).
         .target(
             name: "Fleet",
             dependencies: [
                 "AppIdentifiers", "AppIdentity", "AssociationAPI", "KeychainAPI", "KeychainCallChannel", "KeychainItems", "KeychainSync",
-                "KeychainSyncClient", "KeychainTypes", "LabErrors", "ServiceSupport", "SiteAssociation", "WorldBuilder", "WorldFile", "WorldLayout",
+                "KeychainSyncClient", "KeychainTypes", "LabErrors", "ServiceSupport", "SiteAssociation", "UserAnswers", "WebCredentialAPI",
+                "WorldBuilder",
+                "WorldFile", "WorldLayout",
                 product("Crypto"), product("Histogram"), product("AsyncHTTPClient"), product("NIOHTTP1"), product("NIOSSL"), product("Yams"),
             ],
             path: "Tools/Fleet",

@@ -2,6 +2,8 @@ import AppIdentity
 public import Foundation
 import KeychainAPI
 import LabErrors
+import SiteAssociation
+import WebCredentialAPI
 import WorldLayout
 
 /// The app every device of a fleet installs: a signed bundle of the built world whose profile
@@ -11,6 +13,22 @@ import WorldLayout
 public struct FleetApp: Sendable {
     public let bundleID: String
     let registration: KeychainAPI.AppRegistration
+    /// Its display name, for webcredentiald's prompts.
+    let name: String
+    /// The hosts of its exact `webcredentials` entries (a wildcard names no host to ask about).
+    let webCredentialHosts: [String]
+
+    /// The app as webcredentiald hears of it from a fleet device (an iPhone on the fleet's release).
+    func caller(passwordAutoFill: Bool) -> WebCredentialAPI.Caller {
+        WebCredentialAPI.Caller(
+            profile: registration.profile,
+            codeSignature: registration.codeSignature,
+            appName: name,
+            platform: .ios,
+            osVersion: FleetDeviceApp.osVersion,
+            passwordAutoFill: passwordAutoFill
+        )
+    }
 
     public struct Unusable: Error, CustomStringConvertible {
         public let description: String
@@ -32,9 +50,11 @@ public struct FleetApp: Sendable {
         var reasons: [String] = []
         for candidate in candidates {
             switch Self.read(candidate, layout: layout) {
-            case .success(let registration):
+            case .success(let (registration, name, hosts)):
                 self.bundleID = candidate
                 self.registration = registration
+                self.name = name
+                webCredentialHosts = hosts
                 return
             case .failure(let reason):
                 reasons.append(reason.description)
@@ -53,7 +73,7 @@ public struct FleetApp: Sendable {
         bundleID.hasPrefix("com.apple.") ? 1 : 0
     }
 
-    private static func read(_ bundleID: String, layout: WorldLayout) -> Result<KeychainAPI.AppRegistration, Unusable> {
+    private static func read(_ bundleID: String, layout: WorldLayout) -> Result<(KeychainAPI.AppRegistration, String, [String]), Unusable> {
         guard let id = try? BundleID(bundleID) else { return .failure(Unusable(description: "'\(bundleID.prefix(80))' is not a bundle ID")) }
         let bundle: AppBundle
         do {
@@ -70,6 +90,13 @@ public struct FleetApp: Sendable {
         if let devices = profile.provisionedDevices {
             return .failure(Unusable(description: "\(bundleID)'s profile is a development profile for \(devices.count) listed devices"))
         }
-        return .success(KeychainAPI.AppRegistration(profile: bundle.signed.profile, codeSignature: bundle.signed.codeSignature))
+        let entitlements = bundle.entitlementsFile.flatMap { try? Entitlements(propertyList: $0) } ?? Entitlements()
+        let hosts = entitlements.associatedDomains.compactMap { entry -> String? in
+            guard let domain = try? AssociatedDomain(entry), domain.service == .webcredentials, !domain.isWildcard else { return nil }
+            return domain.host
+        }
+        return .success(
+            (KeychainAPI.AppRegistration(profile: bundle.signed.profile, codeSignature: bundle.signed.codeSignature), bundle.displayName, hosts)
+        )
     }
 }

@@ -8,7 +8,7 @@ import NIOSSL
 import ServiceSupport
 import SiteAssociation
 
-/// One fleet device's associated domains, as a real device's: once started, it tells
+/// One fleet device's associated domains, as a real device's: once set up, it tells
 /// associationd it installed the app (`POST /v1/apps`: associationd verifies the signature
 /// itself and decides each associated domain from the site's file, through the CDN), then asks
 /// at random whether the app may use one of its `webcredentials` hosts (`GET /v1/association`),
@@ -20,13 +20,17 @@ struct FleetAssociations: Sendable {
     let plan: FleetPlan
     let stats: FleetStats
 
-    /// Installs the app, then checks until `end`. The install is the `association setup` row;
-    /// an app with no `webcredentials` entry is installed and checks nothing.
-    func run(until end: ContinuousClock.Instant) async {
-        guard plan.associationChecksPerDeviceMinute > 0 else { return }
+    /// Installs the app, then runs `calls` (the app's other calls, which need the install) and
+    /// checks until `end`. The install is the `association setup` row; an app with no
+    /// `webcredentials` entry is installed and checks nothing.
+    func run(until end: ContinuousClock.Instant, whileInstalled calls: @escaping @Sendable () async -> Void) async {
         let http = ServiceClient(baseURL: associationd, tls: tls)
-        if let (appID, hosts) = await install(http), !hosts.isEmpty {
-            await check(appID: appID, hosts: hosts, http: http, until: end)
+        let installed = await install(http)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await calls() }
+            if let (appID, hosts) = installed, !hosts.isEmpty, plan.associationChecksPerDeviceMinute > 0 {
+                group.addTask { await check(appID: appID, hosts: hosts, http: http, until: end) }
+            }
         }
         await http.shutdown()
     }
@@ -37,7 +41,7 @@ struct FleetAssociations: Sendable {
         let started = ContinuousClock.now
         let request = AssociationAPI.InstallRequest(
             platform: .ios,
-            osVersion: FleetKeychain.osVersion,
+            osVersion: FleetDeviceApp.osVersion,
             profile: app.registration.profile,
             codeSignature: app.registration.codeSignature,
             settings: AssociationAPI.DeviceSettings(developerMode: false)

@@ -14,10 +14,8 @@ struct FleetDevice: Sendable {
     let index: Int
     let cloud: CloudClient
     let client: ServiceClient
-    /// Its app's keychain, when the plan makes SecItem calls.
-    let keychain: FleetKeychain?
-    /// Its app's associated domains, when the plan makes association checks.
-    let associations: FleetAssociations?
+    /// Its app, when the plan makes SecItem calls, association checks or web credential calls.
+    let app: FleetDeviceApp?
     let plan: FleetPlan
     let stats: FleetStats
     let view = SyncView.passwords

@@ -32,6 +32,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// Association checks each device makes a minute, on average: whether its app may use one
     /// of its `webcredentials` hosts, asked of associationd.
     public var associationChecksPerDeviceMinute: Double = 1
+    /// Shared web credential calls each device's app makes a minute, on average: half save a
+    /// password for one of its `webcredentials` hosts, half ask for the host's passwords.
+    public var webCredentialsPerDeviceMinute: Double = 0.5
     /// The world app each device installs and calls from (its bundle ID); nil: the world's first
     /// app whose profile provisions every device.
     public var app: String?
@@ -62,7 +65,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// The plan's keys, in JSON reports and scenario files alike.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, waitSeconds, faults, offline
-        case calls, app, associationChecksPerDeviceMinute
+        case calls, app, associationChecksPerDeviceMinute, webCredentialsPerDeviceMinute
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -95,6 +98,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
         try calls.validate()
         guard associationChecksPerDeviceMinute >= 0, associationChecksPerDeviceMinute <= 600 else {
             throw Invalid(description: "association checks a device a minute must be 0 to 600")
+        }
+        guard webCredentialsPerDeviceMinute >= 0, webCredentialsPerDeviceMinute <= 600 else {
+            throw Invalid(description: "web credential calls a device a minute must be 0 to 600")
         }
         guard faults.count <= 32, faults.allSatisfy({ (0..<seconds).contains($0.atSeconds) }) else {
             throw Invalid(description: "at most 32 faults, each within the run's \(seconds) s")

@@ -70,6 +70,8 @@ extension FleetPlan {
         offline = try values.decodeIfPresent(Offline.self, forKey: .offline)
         calls = try values.decodeIfPresent(Calls.self, forKey: .calls) ?? calls
         app = try values.decodeIfPresent(String.self, forKey: .app)
+        webCredentialsPerDeviceMinute =
+            try values.decodeIfPresent(Double.self, forKey: .webCredentialsPerDeviceMinute) ?? webCredentialsPerDeviceMinute
         associationChecksPerDeviceMinute =
             try values.decodeIfPresent(Double.self, forKey: .associationChecksPerDeviceMinute) ?? associationChecksPerDeviceMinute
     }

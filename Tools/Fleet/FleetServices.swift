@@ -10,6 +10,8 @@ public struct FleetServices: Sendable {
     public var keychaind: Keychaind?
     /// associationd's URL, nil when the lab runs none (then no association checks).
     public var associationd: String?
+    /// webcredentiald's URL, nil when the lab runs none (then no web credential calls).
+    public var webcredentiald: String?
 
     public struct Keychaind: Sendable, Codable, Equatable {
         public var url: String
@@ -26,10 +28,11 @@ public struct FleetServices: Sendable {
         }
     }
 
-    public init(world: URL, cloudd: [String], keychaind: Keychaind?, associationd: String? = nil) {
+    public init(world: URL, cloudd: [String], keychaind: Keychaind?, associationd: String? = nil, webcredentiald: String? = nil) {
         self.world = world
         self.cloudd = cloudd
         self.keychaind = keychaind
         self.associationd = associationd
+        self.webcredentiald = webcredentiald
     }
 }

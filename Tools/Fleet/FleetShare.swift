@@ -50,26 +50,31 @@ public final class FleetShare: Sendable {
             let key = keys[index / plan.devicesPerAccount] ?? SymmetricKey(size: .bits256)
             keys[index / plan.devicesPerAccount] = key
             let stats = stats
-            let keychain = try app.flatMap { app in
-                try services.keychaind.flatMap { keychaind -> FleetKeychain? in
-                    guard plan.calls.total > 0 else { return nil }
-                    return
-                        FleetKeychain(
-                            index: index,
-                            keychaind: keychaind.url,
-                            tls: tls,
-                            calls: try KeychainCallClient(host: keychaind.host, port: keychaind.port, tls: tls, connections: 1),
-                            report: FleetKeychain.report(account: account),
-                            app: app,
-                            plan: plan,
-                            stats: stats
-                        )
-                }
-            }
-            let associations = app.flatMap { app in
-                services.associationd.flatMap { url in
-                    plan.associationChecksPerDeviceMinute > 0
-                        ? FleetAssociations(associationd: url, tls: tls, app: app, plan: plan, stats: stats) : nil
+            let deviceApp = try app.flatMap { app in
+                try services.keychaind.map { keychaind in
+                    FleetDeviceApp(
+                        index: index,
+                        keychaind: keychaind.url,
+                        tls: tls,
+                        calls: try KeychainCallClient(host: keychaind.host, port: keychaind.port, tls: tls, connections: 1),
+                        report: FleetDeviceApp.report(account: account),
+                        app: app,
+                        associations: services.associationd.map { FleetAssociations(associationd: $0, tls: tls, app: app, plan: plan, stats: stats) },
+                        webCredentials: services.webcredentiald.flatMap { url in
+                            plan.webCredentialsPerDeviceMinute > 0 && !app.webCredentialHosts.isEmpty
+                                ? FleetWebCredentials(
+                                    webcredentiald: url,
+                                    tls: tls,
+                                    caller: app.caller(passwordAutoFill: true),
+                                    hosts: app.webCredentialHosts,
+                                    index: index,
+                                    plan: plan,
+                                    stats: stats
+                                ) : nil
+                        },
+                        plan: plan,
+                        stats: stats
+                    )
                 }
             }
             devices.append(
@@ -77,8 +82,7 @@ public final class FleetShare: Sendable {
                     index: index,
                     cloud: CloudClient(client: client, sealer: ItemSealer(key: key)),
                     client: client,
-                    keychain: keychain,
-                    associations: associations,
+                    app: deviceApp,
                     plan: plan,
                     stats: stats
                 )
@@ -87,24 +91,28 @@ public final class FleetShare: Sendable {
         self.devices = devices
     }
 
-    /// The app the devices install, when the plan makes SecItem calls or association checks;
-    /// refuses a plan whose services are not running.
+    /// The app the devices install, when the plan makes SecItem calls, association checks or
+    /// web credential calls; refuses a plan whose services are not running.
     private static func app(_ plan: FleetPlan, services: FleetServices) throws(FleetPlan.Invalid) -> FleetApp? {
-        let (calls, checks) = (plan.calls.total > 0, plan.associationChecksPerDeviceMinute > 0)
-        if calls, services.keychaind == nil {
-            throw FleetPlan.Invalid(
-                description: "keychaind is not running, so no SecItem calls can be made: is the lab up? (or --calls-per-minute 0)"
-            )
+        let (calls, checks, web) = (plan.calls.total > 0, plan.associationChecksPerDeviceMinute > 0, plan.webCredentialsPerDeviceMinute > 0)
+        let none = "or make no calls: --calls-per-minute 0 --checks-per-minute 0 --web-credentials-per-minute 0"
+        if calls || checks || web, services.keychaind == nil {
+            throw FleetPlan.Invalid(description: "keychaind is not running, so the devices cannot install their app: is the lab up? (\(none))")
         }
         if checks, services.associationd == nil {
             throw FleetPlan.Invalid(description: "associationd is not running, so no association checks can be made (or --checks-per-minute 0)")
         }
-        guard calls || checks else { return nil }
+        if web, services.webcredentiald == nil {
+            throw FleetPlan.Invalid(
+                description: "webcredentiald is not running, so no web credential calls can be made (or --web-credentials-per-minute 0)"
+            )
+        }
+        guard calls || checks || web else { return nil }
         do {
             return try FleetApp(world: services.world, bundleID: plan.app)
         } catch {
             throw FleetPlan.Invalid(
-                description: "\(error) (or make no SecItem calls and association checks: --calls-per-minute 0 --checks-per-minute 0)"
+                description: "\(error) (\(none))"
             )
         }
     }
@@ -132,11 +140,7 @@ public final class FleetShare: Sendable {
                         }
                         writers.addTask {
                             try? await Task.sleep(until: start + plan.startOffset(of: device.index))
-                            await device.keychain?.run(until: end)
-                        }
-                        writers.addTask {
-                            try? await Task.sleep(until: start + plan.startOffset(of: device.index))
-                            await device.associations?.run(until: end)
+                            await device.app?.run(until: end)
                         }
                     }
                 }
@@ -157,7 +161,7 @@ public final class FleetShare: Sendable {
         tally.audit = await FleetAudit.run(acknowledged: stats.acknowledgedWrites, devices: fleet)
         for device in fleet {
             await device.client.shutdown()
-            await device.keychain?.calls.shutdown()
+            await device.app?.calls.shutdown()
         }
         tally.devices = fleet.count
         tally.residentBeforeBytes = residentBefore

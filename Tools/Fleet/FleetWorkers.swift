@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A fleet run over several processes (`kclab fleet --workers N`): a process's open files cap how
-/// many devices it holds (each device keeps two TLS connections), so each worker runs a share of
+/// many devices it holds (each device keeps up to five TLS connections), so each worker runs a share of
 /// whole accounts. Every worker mints its devices and says `ready`; once all have, each hears
 /// `go` on its standard input and starts, and the faults are caused from then. At the end each
 /// writes its ``FleetTally`` as JSON to its standard output, and the tallies add up to the report.

@@ -55,6 +55,12 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Association checks each device makes a minute: may its app use one of its webcredentials hosts (default 1; 0 makes none).")
     var checksPerMinute: Double?
 
+    @Option(
+        help:
+            "Shared web credential calls each device's app makes a minute, half saves and half requests, every prompt approved (default 0.5; 0 makes none)."
+    )
+    var webCredentialsPerMinute: Double?
+
     @Option(help: "The world app each device installs and calls from (default: the first whose profile provisions every device).")
     var app: String?
 
@@ -84,7 +90,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(
         help: """
             Run the devices in this many processes, each a share of whole accounts (each device holds \
-            two connections, and a process may open only so many files). Default: one per 4,000 devices.
+            up to five connections, and a process may open only so many files). Default: one per 3,000 devices.
             """
     )
     var workers: Int?
@@ -114,6 +120,7 @@ struct FleetCommand: AsyncParsableCommand {
             if let waitSeconds { plan.waitSeconds = waitSeconds }
             if let callsPerMinute { plan.calls = plan.calls.scaled(toTotal: callsPerMinute) }
             if let checksPerMinute { plan.associationChecksPerDeviceMinute = checksPerMinute }
+            if let webCredentialsPerMinute { plan.webCredentialsPerDeviceMinute = webCredentialsPerMinute }
             if let app { plan.app = app }
             let seconds = plan.seconds
             plan.faults += try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
@@ -209,12 +216,13 @@ struct FleetCommand: AsyncParsableCommand {
             world: lab.lab.builtWorld,
             cloudd: cloudd,
             keychaind: try endpoint.flatMap { endpoint in try endpoint.calls.map { try FleetServices.Keychaind(url: endpoint.url, calls: $0) } },
-            associationd: SiteRecord.endpointURL(lab.lab.associationdEndpoint)
+            associationd: SiteRecord.endpointURL(lab.lab.associationdEndpoint),
+            webcredentiald: SiteRecord.endpointURL(lab.lab.webcredentialdEndpoint)
         )
     }
 
     /// The most devices one process runs by default.
-    static let devicesPerWorker = 4000
+    static let devicesPerWorker = 3000
 
     /// A worker's command line: the plan (as JSON, faults left to this process), its share, the
     /// run and the replicas.

@@ -8,13 +8,14 @@ import NIOHTTP1
 import NIOSSL
 import ServiceSupport
 
-/// One fleet device's keychain, reached as a real device reaches it: the device reports its state
-/// to keychaind (`PUT /v1/device`) and registers the fleet's app from the app's signed files
-/// (`POST /v1/apps`: keychaind verifies the signature itself, for this device), then the app's
-/// SecItem calls travel on keychaind's call channel, on a connection of the device's own under
-/// its own certificate. Each kind of call is a Poisson process at the plan's rate; each answer
-/// is counted by its OSStatus name.
-struct FleetKeychain: Sendable {
+/// One fleet device's app and what it calls, reached as a real device reaches them: the device
+/// reports its state to keychaind (`PUT /v1/device`) and registers the app from its signed files
+/// (`POST /v1/apps`: keychaind verifies the signature itself, for this device), installs it with
+/// associationd (``FleetAssociations``), then the app's SecItem calls travel on keychaind's call
+/// channel, on a connection of the device's own under its own certificate, beside its shared
+/// web credential calls (``FleetWebCredentials``) and association checks. Each kind of call is a
+/// Poisson process at the plan's rate; each answer is counted by its OSStatus name.
+struct FleetDeviceApp: Sendable {
     let index: Int
     /// keychaind's HTTPS API, for the report and the registration only, and the device's
     /// identity (the call channel's client holds it too).
@@ -23,6 +24,11 @@ struct FleetKeychain: Sendable {
     let calls: KeychainCallClient
     let report: KeychainAPI.DeviceReport
     let app: FleetApp
+    /// The app's install with associationd and its association checks.
+    let associations: FleetAssociations?
+    /// The app's shared web credential calls, made once the device is set up (webcredentiald
+    /// finds the device in keychaind by its report, and the app's association in associationd).
+    let webCredentials: FleetWebCredentials?
     let plan: FleetPlan
     let stats: FleetStats
 
@@ -38,16 +44,24 @@ struct FleetKeychain: Sendable {
     static let service = "fleet.keychainlab.test"
 
     /// Sets the device up, then makes the app's calls until `end`. Setting up (report, register,
-    /// clear what an earlier run left) is the `keychain setup` operation.
+    /// clear what an earlier run left) is the `keychain setup` operation; the install with
+    /// associationd is `association setup`.
     func run(until end: ContinuousClock.Instant) async {
-        guard plan.calls.total > 0 else { return }
         let began = ContinuousClock.now
         guard let reference = await setUp() else { return }
         stats.record("keychain setup", ContinuousClock.now - began)
-        await withTaskGroup(of: Void.self) { group in
-            for (call, rate) in plan.calls.rates where rate > 0 {
-                group.addTask { await self.make(call, perMinute: rate, app: reference, until: end) }
+        let calls: @Sendable () async -> Void = {
+            await withTaskGroup(of: Void.self) { group in
+                for (call, rate) in plan.calls.rates where rate > 0 {
+                    group.addTask { await self.make(call, perMinute: rate, app: reference, until: end) }
+                }
+                if let webCredentials { group.addTask { await webCredentials.run(until: end) } }
             }
+        }
+        if let associations {
+            await associations.run(until: end, whileInstalled: calls)
+        } else {
+            await calls()
         }
     }
 

@@ -1,0 +1,90 @@
+import Foundation
+import KeychainTypes
+import NIOHTTP1
+import NIOSSL
+import ServiceSupport
+import UserAnswers
+import WebCredentialAPI
+
+/// One fleet device's shared web credentials, as a real device's: its app saves a password for
+/// one of its `webcredentials` hosts (`SecAddSharedWebCredential`) or asks for the host's saved
+/// passwords (`SecRequestSharedWebCredential`), sending its signed files to webcredentiald,
+/// which verifies them, asks associationd about the site and keeps the passwords in the
+/// device's keychain in keychaind. When webcredentiald answers with a prompt, the device's user
+/// approves it (the first account of a picker) and the call is made again with that consent, as
+/// a scripted user answers.
+struct FleetWebCredentials: Sendable {
+    let webcredentiald: String
+    let tls: TLSConfiguration
+    let caller: WebCredentialAPI.Caller
+    let hosts: [String]
+    let index: Int
+    let plan: FleetPlan
+    let stats: FleetStats
+
+    /// Saves and asks until `end`, half of each at random.
+    func run(until end: ContinuousClock.Instant) async {
+        guard plan.webCredentialsPerDeviceMinute > 0, !hosts.isEmpty else { return }
+        let http = ServiceClient(baseURL: webcredentiald, tls: tls)
+        while !Task.isCancelled {
+            let next = ContinuousClock.now + FleetPlan.gap(perMinute: plan.webCredentialsPerDeviceMinute)
+            guard next < end else { break }
+            try? await Task.sleep(until: next)
+            let host = hosts.randomElement() ?? ""
+            let add = Bool.random()
+            let function = add ? "SecAddSharedWebCredential" : "SecRequestSharedWebCredential"
+            let started = ContinuousClock.now
+            do {
+                let outcome = try await call(add: add, host: host, http: http)
+                stats.record(function, ContinuousClock.now - started)
+                stats.answered(function, status: OSStatusTable.byCode[outcome.status]?.name ?? "OSStatus \(outcome.status)")
+            } catch {
+                if Task.isCancelled { break }
+                stats.failed(function, kind: FleetDevice.kind(error))
+            }
+        }
+        await http.shutdown()
+    }
+
+    /// One call, with each prompt approved and the call made again (a few rounds at most: an
+    /// answered prompt can lead to another when the keychain changed meanwhile).
+    private func call(add: Bool, host: String, http: ServiceClient) async throws -> WebCredentialAPI.Outcome {
+        var consent: Consent? = nil
+        for _ in 0..<4 {
+            let outcome: WebCredentialAPI.Outcome
+            if add {
+                let body = WebCredentialAPI.AddRequest(
+                    caller: caller,
+                    fqdn: host,
+                    account: "fleet-\(index)",
+                    password: UUID().uuidString,
+                    consent: consent
+                )
+                outcome = try await http.send(
+                    .POST,
+                    "/v1/credentials/add",
+                    body,
+                    as: WebCredentialAPI.Outcome.self,
+                    decoder: WebCredentialAPI.decoder()
+                )
+            } else {
+                let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: host, account: nil, consent: consent)
+                outcome = try await http.send(
+                    .POST,
+                    "/v1/credentials/request",
+                    body,
+                    as: WebCredentialAPI.Outcome.self,
+                    decoder: WebCredentialAPI.decoder()
+                )
+            }
+            guard let prompt = outcome.prompt else { return outcome }
+            stats.answered("prompt", status: prompt.kind.rawValue)
+            consent = Consent(prompt: prompt.id, answer: .approve)
+        }
+        throw PromptLoop(description: "the prompt changed on every answer")
+    }
+
+    struct PromptLoop: Error, CustomStringConvertible {
+        let description: String
+    }
+}
