@@ -1,4 +1,5 @@
 import Fleet
+import Foundation
 import Testing
 
 /// How `kclab fleet` splits its devices over worker processes (whole accounts, every device
@@ -82,5 +83,29 @@ struct FleetPlanTests {
         let unknown = #expect(throws: FleetPlan.Invalid.self) { try FleetPlan(scenario: "calls: { copyy: 1 }") }
         #expect(unknown?.description.contains("'copyy' is not a kind of call") == true, "\(String(describing: unknown))")
         #expect(throws: FleetPlan.Invalid.self) { try FleetPlan(scenario: "calls: { add: -1 }") }
+    }
+
+    /// The command line's options on top of a scenario file: each set one replaces the file's,
+    /// faults add to its own, and a refusal names the file.
+    @Test func optionsOverrideTheScenarioFile() throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "scenario-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "devices: 200\nseconds: 90\ncalls: { copy: 6, add: 2 }\nfaults: [{ kind: kill-replica, atSeconds: 10 }]\n".write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
+        var overrides = FleetPlan.Overrides()
+        overrides.devices = 40
+        overrides.callsPerMinute = 16
+        overrides.faults = ["restart-shard@30"]
+        let plan = try FleetPlan(scenario: file, overrides: overrides)
+        #expect(plan.devices == 40 && plan.seconds == 90, "the option replaces, the file's other keys stay")
+        #expect(plan.calls == FleetPlan.Calls(add: 4, copy: 12, update: 0, delete: 0))
+        #expect(plan.faults.map(\.description) == ["kill-replica@10", "restart-shard@30"])
+        overrides.seconds = 20
+        let late = #expect(throws: FleetPlan.Invalid.self) { try FleetPlan(scenario: file, overrides: overrides) }
+        #expect(late?.description.hasPrefix(file.path) == true, "\(String(describing: late))")
+        #expect(try FleetPlan(scenario: nil, overrides: FleetPlan.Overrides()) == FleetPlan())
     }
 }

@@ -146,7 +146,7 @@ public final class FleetShare: Sendable {
                 }
             }
             var last = (ContinuousClock.now, stats.tally)
-            while ContinuousClock.now < end || (stats.pending > 0 && ContinuousClock.now < end + .seconds(plan.settleSeconds)) {
+            while ContinuousClock.now < end || (last.1.pending > 0 && ContinuousClock.now < end + .seconds(plan.settleSeconds)) {
                 try? await Task.sleep(for: every)
                 let now = ContinuousClock.now
                 let tally = stats.tally

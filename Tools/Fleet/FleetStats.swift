@@ -70,9 +70,6 @@ final class FleetStats: Sendable {
         }
     }
 
-    /// The writes still travelling.
-    var pending: Int { state.withLock { $0.travelling.count } }
-
     /// Everything measured so far.
     var tally: FleetTally {
         state.withLock { state in

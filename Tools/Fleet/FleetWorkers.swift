@@ -48,9 +48,28 @@ public enum FleetWorkers {
             processes.append((process, input, output))
         }
         progress("\(processes.count) workers making their devices")
+        let limit = readyLimit(devices: plan.devices)
+        let deadline = ContinuousClock.now + limit
+        let pids = processes.map { $0.process.processIdentifier }
         for (index, worker) in processes.enumerated() {
-            let line = await Task.detached { Self.line(from: worker.output.fileHandleForReading) }.value
+            let handle = worker.output.fileHandleForReading
+            let line = await withTaskGroup(of: String?.self) { group in
+                group.addTask { await Task.detached { Self.line(from: handle) }.value }
+                // A worker that hangs while making its devices would hang the run: past the
+                // deadline every worker is stopped, which also ends the read above.
+                group.addTask {
+                    guard (try? await Task.sleep(until: deadline)) != nil else { return nil }
+                    for pid in pids { kill(pid, SIGTERM) }
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
             guard line == ready else {
+                if ContinuousClock.now >= deadline {
+                    throw Failure(description: "worker \(index) did not make its devices within \(limit); every worker was stopped")
+                }
                 throw Failure(description: "worker \(index) stopped before its devices were ready (status \(Self.status(worker.process)))")
             }
         }
@@ -67,6 +86,12 @@ public enum FleetWorkers {
             tally.add(share)
         }
         return FleetReport(plan: plan, tally: tally, elapsedSeconds: (ContinuousClock.now - start) / .seconds(1), faults: await faults.value)
+    }
+
+    /// How long the workers may take to make `devices` devices in all: minting an identity and
+    /// its TLS contexts takes about a millisecond in a release build, some tens in a debug one.
+    static func readyLimit(devices: Int) -> Duration {
+        .seconds(120) + .milliseconds(50 * devices)
     }
 
     /// Reads one line, byte by byte (nothing past it is consumed).

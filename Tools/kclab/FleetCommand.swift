@@ -103,33 +103,16 @@ struct FleetCommand: AsyncParsableCommand {
     /// The plan: the scenario's (or the defaults), with the options given on top.
     func plan() throws -> FleetPlan {
         if let workerPlan { return try JSONDecoder().decode(FleetPlan.self, from: Data(workerPlan.utf8)) }
+        var overrides = FleetPlan.Overrides()
+        (overrides.devices, overrides.devicesPerAccount, overrides.seconds) = (devices, perAccount, seconds)
+        (overrides.settleSeconds, overrides.rampSeconds, overrides.waitSeconds) = (settle, ramp, waitSeconds)
+        (overrides.writesPerDeviceMinute, overrides.callsPerMinute) = (writesPerMinute, callsPerMinute)
+        (overrides.associationChecksPerDeviceMinute, overrides.webCredentialsPerDeviceMinute) = (checksPerMinute, webCredentialsPerMinute)
+        (overrides.app, overrides.faults) = (app, fault)
         do {
-            var plan = FleetPlan()
-            if let scenario {
-                let url = URL(fileURLWithPath: scenario)
-                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-                guard size <= FleetPlan.maximumScenarioSize else { throw ValidationError("\(scenario) is over 64 KiB: a scenario is a plan") }
-                plan = try FleetPlan(scenario: String(decoding: try Data(contentsOf: url), as: UTF8.self))
-            }
-            if let devices { plan.devices = devices }
-            if let perAccount { plan.devicesPerAccount = perAccount }
-            if let seconds { plan.seconds = seconds }
-            if let settle { plan.settleSeconds = settle }
-            if let ramp { plan.rampSeconds = ramp }
-            if let writesPerMinute { plan.writesPerDeviceMinute = writesPerMinute }
-            if let waitSeconds { plan.waitSeconds = waitSeconds }
-            if let callsPerMinute { plan.calls = plan.calls.scaled(toTotal: callsPerMinute) }
-            if let checksPerMinute { plan.associationChecksPerDeviceMinute = checksPerMinute }
-            if let webCredentialsPerMinute { plan.webCredentialsPerDeviceMinute = webCredentialsPerMinute }
-            if let app { plan.app = app }
-            let seconds = plan.seconds
-            plan.faults += try fault.map { try FleetFault(parsing: $0, seconds: seconds) }
-            try plan.validate()
-            return plan
-        } catch let error as ValidationError {
-            throw error
+            return try FleetPlan(scenario: scenario.map { URL(fileURLWithPath: $0) }, overrides: overrides)
         } catch {
-            throw ValidationError("\(scenario.map { "\($0): " } ?? "")\(error)")
+            throw ValidationError(error.description)
         }
     }
 
