@@ -35,6 +35,7 @@ struct CallChannelServer: Service {
         let context = try NIOSSLContext(configuration: tls)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: Int32(DaemonConfiguration.listenBacklog))
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

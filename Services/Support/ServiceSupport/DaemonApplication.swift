@@ -21,7 +21,7 @@ extension DaemonConfiguration {
         return Application(
             router: router,
             server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
-            configuration: .init(address: .hostname(self.host, port: port), serverName: service),
+            configuration: .init(address: .hostname(self.host, port: port), serverName: service, backlog: Self.listenBacklog),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 Endpoint.announce(

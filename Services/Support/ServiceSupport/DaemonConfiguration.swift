@@ -3,6 +3,12 @@ public import Foundation
 /// What every daemon's configuration starts with: the built world it reads, the state folder it
 /// keeps, and where it listens (read from flags and the environment by ``DaemonOptions``).
 public struct DaemonConfiguration: Sendable {
+    /// How many connections the kernel holds for a daemon before it accepts them (Linux caps it at
+    /// `net.core.somaxconn`, 4,096 by default). The default of 256 dropped connections when a fleet
+    /// of 1,000 devices started over ten seconds (`kclab fleet`: connect timeouts at associationd
+    /// while it was busy); thousands of devices arriving at once must wait, not be refused.
+    public static let listenBacklog = 4096
+
     /// The built world: TLS identities, trust roots (for the website, which has no TLS of its
     /// own, the world file: its sites and declared accounts).
     public var world: URL
