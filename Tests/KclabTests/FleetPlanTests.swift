@@ -50,7 +50,7 @@ struct FleetPlanTests {
             ("devicez: 10", "'devicez' is not a plan key"),
             ("devices: [1, 2]", "does not read as a plan"),
             ("devices: 0", "devices must be 1 to"),
-            ("waitSeconds: 26", "a wait must last 1 to 25 seconds"),
+            ("waitSeconds: 56", "a wait must last 1 to 55 seconds"),
             ("offline: { fraction: 2, atSeconds: 1, seconds: 1 }", "the fraction must be 0 to 1"),
             ("faults: [{ kind: kill-replica, atSeconds: 99 }]", "each within the run's 60 s"),
             ("- 1\n- 2", "a scenario is a mapping"),

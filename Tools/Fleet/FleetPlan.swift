@@ -20,8 +20,8 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// The size of each item's secret, in bytes.
     public var secretBytes: Int = 64
     /// How long each wait on the zone lasts when nothing changes: the one cost that grows with
-    /// the number of devices whatever they write. At most 25 s, inside the HTTP client's 30 s
-    /// deadline (cloudd would hold a wait up to 60 s; a longer client deadline is next).
+    /// the number of devices whatever they write. At most 55 s (cloudd holds a wait up to 60 s;
+    /// the call's deadline is the wait and 10 s).
     public var waitSeconds: Int = 25
     /// Faults caused during the run, in the fleet's own cloud.
     public var faults: [FleetFault] = []
@@ -89,7 +89,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
             throw Invalid(description: "writes per device a minute must be 0 to 600")
         }
         guard (1...65_536).contains(secretBytes) else { throw Invalid(description: "the secret must be 1 to 65536 bytes") }
-        guard (1...25).contains(waitSeconds) else { throw Invalid(description: "a wait must last 1 to 25 seconds (the client's deadline is 30)") }
+        guard (1...55).contains(waitSeconds) else { throw Invalid(description: "a wait must last 1 to 55 seconds (cloudd holds one up to 60)") }
         if let offline {
             guard (0...1).contains(offline.fraction), (0..<seconds).contains(offline.atSeconds), (1...3_600).contains(offline.seconds) else {
                 throw Invalid(description: "offline: the fraction must be 0 to 1, atSeconds within the run, seconds 1 to 3600")

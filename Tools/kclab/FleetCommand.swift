@@ -64,7 +64,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "The world app each device installs and calls from (default: the first whose profile provisions every device).")
     var app: String?
 
-    @Option(help: "How long each wait on the zone lasts when nothing changes, in seconds (1 to 25, the default).")
+    @Option(help: "How long each wait on the zone lasts when nothing changes, in seconds (1 to 55; 25 by default).")
     var waitSeconds: Int?
 
     @Option(help: "Another cloudd replica's URL; devices spread over the lab's cloudd and these in turn.")

@@ -56,10 +56,12 @@ public struct CloudClient: Sendable {
     /// it did.
     public func wait(view: SyncView, since token: String?, seconds: Int) async throws -> Bool {
         let since = token.map { "&since=\($0)" } ?? ""
+        // The call lasts as long as cloudd holds it, and a margin for the answer.
         let answer = try await client.get(
             "/v1/zones/\(view.rawValue)/wait?seconds=\(seconds)\(since)",
             as: CloudAPI.WaitResponse.self,
-            decoder: CloudAPI.decoder()
+            decoder: CloudAPI.decoder(),
+            deadline: max(ServiceClient.defaultDeadline, .seconds(seconds + 10))
         )
         return answer.changed
     }

@@ -34,7 +34,10 @@ public final class ServiceClient: Sendable {
         precondition(!baseURLs.isEmpty, "a service client needs a base URL")
         self.baseURLs = baseURLs
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        // A call's own deadline (``defaultDeadline``, or longer for a long-poll) bounds it; the
+        // read timeout only catches a server gone silent mid-answer, and must outlast the
+        // longest wait a server holds (cloudd's: 60 s).
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(70))
         // With replicas to move to, a refused connection fails its requests at once rather than
         // retrying the dead replica until the connect timeout; so does a fail-fast client, whose
         // next request connects afresh rather than waiting out the pool's pause.
@@ -73,7 +76,14 @@ public final class ServiceClient: Sendable {
         decoder: JSONDecoder = JSONDecoder()
     ) async throws -> Answer {
         let bytes = ByteBuffer(bytes: try JSONEncoder().encode(body))
-        return try await exchange(path, repeatable: method == .GET || method == .HEAD, as: Answer.self, decoder: decoder) { url in
+        return try await exchange(
+            path,
+            repeatable: method == .GET || method == .HEAD,
+            as: Answer.self,
+            decoder: decoder,
+            deadline: Self.defaultDeadline
+        ) {
+            url in
             var request = HTTPClientRequest(url: url)
             request.method = method
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -82,9 +92,18 @@ public final class ServiceClient: Sendable {
         }
     }
 
+    /// How long a call may take, unless it says otherwise.
+    public static let defaultDeadline: Duration = .seconds(30)
+
     /// GETs `path` (with its query) and decodes the answer; a non-2xx answer is a ``Failure``.
-    public func get<Answer: Decodable>(_ path: String, as: Answer.Type, decoder: JSONDecoder = JSONDecoder()) async throws -> Answer {
-        try await exchange(path, repeatable: true, as: Answer.self, decoder: decoder) { HTTPClientRequest(url: $0) }
+    /// `deadline` bounds the call (a long-poll gives its wait and a margin).
+    public func get<Answer: Decodable>(
+        _ path: String,
+        as: Answer.Type,
+        decoder: JSONDecoder = JSONDecoder(),
+        deadline: Duration = defaultDeadline
+    ) async throws -> Answer {
+        try await exchange(path, repeatable: true, as: Answer.self, decoder: decoder, deadline: deadline) { HTTPClientRequest(url: $0) }
     }
 
     /// Sends the request `make` builds for a replica's URL, moving to the next replica as the
@@ -94,13 +113,20 @@ public final class ServiceClient: Sendable {
         repeatable: Bool,
         as: Answer.Type,
         decoder: JSONDecoder,
+        deadline: Duration,
         make: (String) -> HTTPClientRequest
     ) async throws -> Answer {
         var tried = 0
         while true {
             let index = current.load(ordering: .relaxed)
             do {
-                return try await exchange(make(baseURLs[index] + path), service: baseURLs[index], as: Answer.self, decoder: decoder)
+                return try await exchange(
+                    make(baseURLs[index] + path),
+                    service: baseURLs[index],
+                    as: Answer.self,
+                    decoder: decoder,
+                    deadline: deadline
+                )
             } catch {
                 guard baseURLs.count > 1, !Task.isCancelled, let failure = TransportFailure(error) else { throw error }
                 // Another call may have moved on already; only the first to see it fail moves.
@@ -115,9 +141,10 @@ public final class ServiceClient: Sendable {
         _ request: HTTPClientRequest,
         service: String,
         as: Answer.Type,
-        decoder: JSONDecoder
+        decoder: JSONDecoder,
+        deadline: Duration
     ) async throws -> Answer {
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .nanoseconds(deadline.components.seconds * 1_000_000_000))
         let bytes = try await response.body.collect(upTo: 256 << 20)
         guard (200..<300).contains(Int(response.status.code)) else {
             throw Failure(status: Int(response.status.code), body: String(buffer: bytes), service: service)
