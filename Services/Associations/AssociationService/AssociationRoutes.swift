@@ -13,7 +13,7 @@ import SiteAssociation
 /// associations.
 struct AssociationRoutes: Sendable {
     let center: AssociationCenter
-    let verifier: SignatureVerifier
+    let verifier: SharedSignatureChecks
 
     func add(to router: Router<DeviceRequestContext>) {
         router.get("/v1/health") { _, _ in try Self.json(["status": "ok"]) }

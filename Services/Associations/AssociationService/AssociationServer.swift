@@ -73,7 +73,7 @@ public enum AssociationServer {
             judge: AssociationVerifier(fetcher: fetcher, trust: webTrust, cdn: configuration.cdn)
         )
         let router = Router(context: DeviceRequestContext.self)
-        AssociationRoutes(center: center, verifier: SignatureVerifier(trust: appleTrust)).add(to: router)
+        AssociationRoutes(center: center, verifier: SharedSignatureChecks(trust: appleTrust)).add(to: router)
         let tls = try TLSIdentities.server(world: configuration.world, service: "associationd")
         let app = try configuration.daemon.application("associationd", router: router, tls: tls, logger: logger, metrics: metricsURL)
         return (app, center)

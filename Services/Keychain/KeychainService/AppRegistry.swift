@@ -12,30 +12,25 @@ import Synchronization
 ///
 /// A verification is cached by the SHA-256 of the signed files (and the device, since development
 /// profiles list devices) until the profile expires; another device registering the same files
-/// reuses the signature check and has only the profile's device list checked. A call naming an
-/// app its device did not register is refused.
+/// reuses the signature check (``SharedSignatureChecks``) and has only the profile's device list
+/// checked. A call naming an app its device did not register is refused.
 final class AppRegistry: Sendable {
     struct Entry: Sendable {
         let app: VerifiedApp
         let reference: String
     }
 
-    private let verifier: SignatureVerifier
+    private let verifier: SharedSignatureChecks
     private let now: @Sendable () -> Date
     /// Where a device's registrations are verified: off the threads that answer calls, in turn by
     /// device, within `budget` (docs/reliability.md, "Time").
     private let verifying = FairWorkPool(name: "verify", maximumQueued: 256)
     static let budget: Duration = .seconds(5)
-    // The registry's state; every access goes through these Mutexes.
+    // The registry's state; every access goes through this Mutex.
     private let entries = Mutex<[String: Entry]>([:])
-    /// Each verified app by its files' reference and the platform it was verified for: a
-    /// thousand devices registering the same app are one signature check and a thousand looks
-    /// at the profile's device list. Only apps that verified are kept, so its size is bounded by
-    /// the world's validly signed apps.
-    private let signatures = Mutex<[String: VerifiedApp]>([:])
 
     init(trust: TrustStore, now: @escaping @Sendable () -> Date) {
-        verifier = SignatureVerifier(trust: trust)
+        verifier = SharedSignatureChecks(trust: trust)
         self.now = now
     }
 
@@ -53,20 +48,10 @@ final class AppRegistry: Sendable {
     func register(_ registration: KeychainAPI.AppRegistration, device: String, platform: Platform?) -> Result<Entry, SignatureFailure> {
         let reference = Self.reference(registration)
         if let entry = lookup(reference, device: device) { return .success(entry) }
-        let shared = Self.key(reference, platform?.rawValue ?? "-")
-        let verified: VerifiedApp
-        if let known = signatures.withLock({ $0[shared] }), known.profile?.provisions(device: device) ?? true, !isExpired(known) {
-            // The same files, verified for another device of this platform: only whether the
-            // profile provisions this device was left to check.
-            verified = known
-        } else {
-            let signed = SignedApp(profile: registration.profile, codeSignature: registration.codeSignature)
-            let check = verifier.verify(signed, device: device, platform: platform, at: now())
-            guard let app = check.verified else {
-                return .failure(SignatureFailure(appID: check.appID, refusals: check.refusals))
-            }
-            verified = app
-            signatures.withLock { $0[shared] = app }
+        let signed = SignedApp(profile: registration.profile, codeSignature: registration.codeSignature)
+        let check = verifier.verify(signed, device: device, platform: platform, at: now())
+        guard let verified = check.verified else {
+            return .failure(SignatureFailure(appID: check.appID, refusals: check.refusals))
         }
         let entry = Entry(app: verified, reference: reference)
         entries.withLock { $0[Self.key(reference, device)] = entry }

@@ -10,7 +10,7 @@ import WebCredentials
 /// webcredentiald's routes: a device calls for one of its apps, sending the app's signed files;
 /// the broker decides from the verified signature, never from what the device claims about it.
 struct WebCredentialRoutes: Sendable {
-    let verifier: SignatureVerifier
+    let verifier: SharedSignatureChecks
     /// Where callers' signatures are verified: off the request threads, in turn by device, within
     /// a budget (docs/reliability.md, "Time").
     let verifying = FairWorkPool(name: "verify", maximumQueued: 256)

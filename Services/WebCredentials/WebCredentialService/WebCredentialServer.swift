@@ -56,7 +56,7 @@ public enum WebCredentialServer {
     ) throws -> some ApplicationProtocol {
         let layout = WorldLayout(root: configuration.world)
         let routes = WebCredentialRoutes(
-            verifier: SignatureVerifier(trust: try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))),
+            verifier: SharedSignatureChecks(trust: try TrustStore(pem: Data(contentsOf: layout.url(WorldLayout.rootCA)))),
             keychaind: keychaind,
             associationd: associationd,
             approvals: try ApprovalStore(directory: configuration.state)
