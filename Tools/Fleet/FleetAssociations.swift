@@ -6,7 +6,6 @@ import KeychainAPI
 import NIOHTTP1
 import NIOSSL
 import ServiceSupport
-import SiteAssociation
 
 /// One fleet device's associated domains, as a real device's: once set up, it tells
 /// associationd it installed the app (`POST /v1/apps`: associationd verifies the signature
@@ -28,16 +27,17 @@ struct FleetAssociations: Sendable {
         let installed = await install(http)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await calls() }
-            if let (appID, hosts) = installed, !hosts.isEmpty, plan.associationChecksPerDeviceMinute > 0 {
+            let hosts = app.webCredentialHosts
+            if let appID = installed, !hosts.isEmpty, plan.associationChecksPerDeviceMinute > 0 {
                 group.addTask { await check(appID: appID, hosts: hosts, http: http, until: end) }
             }
         }
         await http.shutdown()
     }
 
-    /// The app's ID and its `webcredentials` hosts (exact ones: a wildcard names no host to ask
-    /// about), or nil when associationd would not have the app.
-    private func install(_ http: ServiceClient) async -> (String, [String])? {
+    /// The app's ID as associationd read it from the signature, or nil when associationd would
+    /// not have the app.
+    private func install(_ http: ServiceClient) async -> String? {
         let started = ContinuousClock.now
         let request = AssociationAPI.InstallRequest(
             platform: .ios,
@@ -49,11 +49,7 @@ struct FleetAssociations: Sendable {
         do {
             let answer = try await http.send(.POST, "/v1/apps", request, as: AssociationAPI.InstallResponse.self, decoder: AssociationAPI.decoder())
             stats.record("association setup", ContinuousClock.now - started)
-            let hosts = answer.associations.compactMap { record -> String? in
-                guard record.service == .webcredentials, let domain = try? AssociatedDomain(record.entry), !domain.isWildcard else { return nil }
-                return domain.host
-            }
-            return (answer.appID.rawValue, hosts)
+            return answer.appID.rawValue
         } catch {
             if !Task.isCancelled { stats.failed("association setup", kind: FleetDevice.kind(error)) }
             return nil
