@@ -37,20 +37,41 @@ public final class AssociationCenter: Sendable {
         settings: AssociationAPI.DeviceSettings = .standard,
         developmentSigned: Bool = true
     ) async throws -> [AssociationRecord] {
-        try store.saveSettings(settings, device: device)
         var records: [AssociationRecord] = []
         for text in entries {
             let ignored = (try? AssociatedDomain(text)).flatMap {
                 AlternateMode.ignoredReason($0, settings: settings, developmentSigned: developmentSigned)
             }
-            records.append(try await decide(device: device, platform: platform, version: version, appID: appID, entryText: text, ignored: ignored))
+            records.append(
+                try await judged(
+                    device: device,
+                    platform: platform,
+                    version: version,
+                    appID: appID,
+                    entryText: text,
+                    settings: settings,
+                    ignored: ignored
+                )
+            )
         }
+        // The settings and every record in one commit: an install is one fsync, never half stored.
+        try store.saveInstall(settings: settings, device: device, records: records)
         return records
     }
 
     /// Fetches `record`'s site again now (a retry, or the app's shared-credential call).
     public func refetch(_ record: AssociationRecord) async throws -> AssociationRecord {
-        try await decide(device: record.device, platform: record.platform, version: record.osVersion, appID: record.appID, entryText: record.entry)
+        let settings = (try? store.settings(device: record.device)) ?? .standard
+        let updated = try await judged(
+            device: record.device,
+            platform: record.platform,
+            version: record.osVersion,
+            appID: record.appID,
+            entryText: record.entry,
+            settings: settings
+        )
+        try store.save(updated)
+        return updated
     }
 
     /// Retries every pending site whose time has come; returns the new records.
@@ -85,12 +106,15 @@ public final class AssociationCenter: Sendable {
         try store.removeApp(device: device, appID: appID)
     }
 
-    private func decide(
+    /// Decides one entry (fetching its site unless the device ignores the entry) into the record
+    /// to store; the caller stores it.
+    private func judged(
         device: String,
         platform: Platform,
         version: OSVersion,
         appID: AppID,
         entryText: String,
+        settings: AssociationAPI.DeviceSettings,
         ignored: String? = nil
     ) async throws -> AssociationRecord {
         var previous: AssociationRecord? = nil
@@ -103,7 +127,6 @@ public final class AssociationCenter: Sendable {
             if let ignored {
                 report = SiteReport(verdict: .denied, url: "", checks: [.fail(.alternateMode, ignored)], services: [:])
             } else {
-                let settings = (try? store.settings(device: device)) ?? .standard
                 let direct = AlternateMode.fetchesDirectly(entry, settings: settings)
                 let started = ContinuousClock.now
                 report = await judge.verify(entry, appID: appID, platform: platform, version: version, direct: direct)
@@ -124,7 +147,6 @@ public final class AssociationCenter: Sendable {
             entry: entryText,
             now: now()
         )
-        try store.save(record)
         Counter(label: "association_fetches_total", dimensions: [("service", service.rawValue), ("verdict", record.state.rawValue)]).increment()
         return record
     }

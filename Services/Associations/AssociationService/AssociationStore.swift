@@ -37,14 +37,27 @@ public final class AssociationStore: Sendable {
 
     /// Stores `record`, replacing the one for the same (device, app, service, entry).
     public func save(_ record: AssociationRecord) throws {
-        let text = String(decoding: try AssociationAPI.encoder().encode(record), as: UTF8.self)
+        try saveInstall(settings: nil, device: record.device, records: [record])
+    }
+
+    /// Stores a device's settings and an install's records in one transaction: one commit (one
+    /// fsync) an install however many entries the app names, and never half an install.
+    public func saveInstall(settings: AssociationAPI.DeviceSettings?, device: String, records: [AssociationRecord]) throws {
+        let settingsText = try settings.map { String(decoding: try AssociationAPI.encoder().encode($0), as: UTF8.self) }
+        let rows = try records.map { record -> StatementArguments in
+            let text = String(decoding: try AssociationAPI.encoder().encode(record), as: UTF8.self)
+            return [record.device, record.appID.rawValue, record.service.rawValue, record.entry, text, record.nextRetry?.timeIntervalSince1970]
+        }
         try database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO associations (device, appID, service, entry, record, nextRetry) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    record.device, record.appID.rawValue, record.service.rawValue, record.entry, text, record.nextRetry?.timeIntervalSince1970,
-                ]
-            )
+            if let settingsText {
+                try db.execute(sql: "INSERT OR REPLACE INTO deviceSettings (device, settings) VALUES (?, ?)", arguments: [device, settingsText])
+            }
+            for row in rows {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO associations (device, appID, service, entry, record, nextRetry) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: row
+                )
+            }
         }
     }
 
@@ -84,13 +97,9 @@ public final class AssociationStore: Sendable {
         }.compactMap(Self.decode)
     }
 
-    /// Forgets an app's associations on a device: the app was deleted.
     /// Stores what a device said about Developer Mode and MDM at its latest install.
     public func saveSettings(_ settings: AssociationAPI.DeviceSettings, device: String) throws {
-        let text = String(decoding: try AssociationAPI.encoder().encode(settings), as: UTF8.self)
-        try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO deviceSettings (device, settings) VALUES (?, ?)", arguments: [device, text])
-        }
+        try saveInstall(settings: settings, device: device, records: [])
     }
 
     /// A device's settings, nil when it never said.
@@ -100,6 +109,7 @@ public final class AssociationStore: Sendable {
         }.flatMap { try? AssociationAPI.decoder().decode(AssociationAPI.DeviceSettings.self, from: Data($0.utf8)) }
     }
 
+    /// Forgets an app's associations on a device: the app was deleted.
     public func removeApp(device: String, appID: AppID) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM associations WHERE device = ? AND appID = ?", arguments: [device, appID.rawValue])
