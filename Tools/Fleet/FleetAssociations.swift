@@ -19,12 +19,17 @@ struct FleetAssociations: Sendable {
     let plan: FleetPlan
     let stats: FleetStats
 
-    /// Installs the app, then runs `calls` (the app's other calls, which need the install) and
-    /// checks until `end`. The install is the `association setup` row; an app with no
+    /// Installs the app (again after a transport failure or a busy answer, ``FleetRetry``), then
+    /// runs `calls` (the app's other calls, which need the install) and checks until `end`. The
+    /// install is the `association setup` row; an app with no
     /// `webcredentials` entry is installed and checks nothing.
     func run(until end: ContinuousClock.Instant, whileInstalled calls: @escaping @Sendable () async -> Void) async {
         let http = ServiceClient(baseURL: associationd, tls: tls)
-        let installed = await install(http)
+        let began = ContinuousClock.now
+        let installed = await FleetRetry.attempt("association setup", until: end, stats: stats, kind: FleetDevice.kind) {
+            try await install(http)
+        }
+        if installed != nil { stats.record("association setup", ContinuousClock.now - began) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await calls() }
             let hosts = app.webCredentialHosts
@@ -35,10 +40,8 @@ struct FleetAssociations: Sendable {
         await http.shutdown()
     }
 
-    /// The app's ID as associationd read it from the signature, or nil when associationd would
-    /// not have the app.
-    private func install(_ http: ServiceClient) async -> String? {
-        let started = ContinuousClock.now
+    /// The app's ID as associationd read it from the signature.
+    private func install(_ http: ServiceClient) async throws -> String {
         let request = AssociationAPI.InstallRequest(
             platform: .ios,
             osVersion: FleetDeviceApp.osVersion,
@@ -46,14 +49,8 @@ struct FleetAssociations: Sendable {
             codeSignature: app.registration.codeSignature,
             settings: AssociationAPI.DeviceSettings(developerMode: false)
         )
-        do {
-            let answer = try await http.send(.POST, "/v1/apps", request, as: AssociationAPI.InstallResponse.self, decoder: AssociationAPI.decoder())
-            stats.record("association setup", ContinuousClock.now - started)
-            return answer.appID.rawValue
-        } catch {
-            if !Task.isCancelled { stats.failed("association setup", kind: FleetDevice.kind(error)) }
-            return nil
-        }
+        return try await http.send(.POST, "/v1/apps", request, as: AssociationAPI.InstallResponse.self, decoder: AssociationAPI.decoder()).appID
+            .rawValue
     }
 
     private func check(appID: String, hosts: [String], http: ServiceClient, until end: ContinuousClock.Instant) async {

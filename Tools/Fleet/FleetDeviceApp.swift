@@ -44,11 +44,12 @@ struct FleetDeviceApp: Sendable {
     static let service = "fleet.keychainlab.test"
 
     /// Sets the device up, then makes the app's calls until `end`. Setting up (report, register,
-    /// clear what an earlier run left) is the `keychain setup` operation; the install with
-    /// associationd is `association setup`.
+    /// clear what an earlier run left) is the `keychain setup` operation, retried after a
+    /// transport failure or a busy answer (``FleetRetry``); the install with associationd is
+    /// `association setup`.
     func run(until end: ContinuousClock.Instant) async {
         let began = ContinuousClock.now
-        guard let reference = await setUp() else { return }
+        guard let reference = await FleetRetry.attempt("keychain setup", until: end, stats: stats, kind: Self.kind, setUp) else { return }
         stats.record("keychain setup", ContinuousClock.now - began)
         let calls: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in
@@ -65,45 +66,30 @@ struct FleetDeviceApp: Sendable {
         }
     }
 
-    /// Reports, registers the app (again after a busy answer, as a device does), deletes the
-    /// items an earlier run of this device left and adds half of its items, so that calls find
-    /// some and miss others; the app's reference, or nil when keychaind
-    /// would not have it (counted as a `keychain setup` error by its problem code).
-    private func setUp() async -> String? {
+    /// Reports, registers the app, deletes the items an earlier run of this device left and adds
+    /// half of its items, so that calls find some and miss others; the app's reference.
+    private func setUp() async throws -> String {
         let http = ServiceClient(baseURL: keychaind, tls: tls)
-        let registered = await register(http)
-        await http.shutdown()
-        guard let registered else { return nil }
+        let registered: String
         do {
-            _ = try await calls.call(.delete, request(.delete, app: registered, item: nil))
-            for item in 0..<FleetPlan.itemsPerDevice / 2 {
-                guard case .answer(let answer) = try await calls.call(.add, request(.add, app: registered, item: item)), answer.status == 0 else {
-                    throw SetupFailure(description: "the first items were not added")
-                }
-            }
-            return registered
+            registered = try await register(http)
+            await http.shutdown()
         } catch {
-            if !Task.isCancelled { stats.failed("keychain setup", kind: Self.kind(error)) }
-            return nil
+            await http.shutdown()
+            throw error
         }
+        _ = try await calls.call(.delete, request(.delete, app: registered, item: nil))
+        for item in 0..<FleetPlan.itemsPerDevice / 2 {
+            guard case .answer(let answer) = try await calls.call(.add, request(.add, app: registered, item: item)), answer.status == 0 else {
+                throw SetupFailure(description: "the first items were not added")
+            }
+        }
+        return registered
     }
 
-    private func register(_ http: ServiceClient) async -> String? {
-        do {
-            _ = try await http.send(.PUT, "/v1/device", report, as: [String: String].self)
-            var attempt = 0
-            while true {
-                attempt += 1
-                do {
-                    return try await http.send(.POST, "/v1/apps", app.registration, as: KeychainAPI.RegisteredApp.self).app
-                } catch let failure as ServiceClient.Failure where failure.status == 503 && attempt < 10 {
-                    try await Task.sleep(for: .milliseconds(200 * attempt))
-                }
-            }
-        } catch {
-            if !Task.isCancelled { stats.failed("keychain setup", kind: Self.kind(error)) }
-            return nil
-        }
+    private func register(_ http: ServiceClient) async throws -> String {
+        _ = try await http.send(.PUT, "/v1/device", report, as: [String: String].self)
+        return try await http.send(.POST, "/v1/apps", app.registration, as: KeychainAPI.RegisteredApp.self).app
     }
 
     /// Makes `call` at random, `perMinute` times a minute on average, until `end`.

@@ -1,0 +1,47 @@
+import Foundation
+import ServiceSupport
+
+/// How a fleet device retries a setup step, as a device retries what a busy or unreachable
+/// service did not do: after a transport failure (a connection refused or timed out while
+/// thousands of devices start) or a 5xx/429 answer, again after a growing pause with jitter
+/// (1 s, 2 s, 4 s … at most 16 s), until the run ends. A refusal (4xx) is final. Each failed
+/// attempt is counted under `operation` in the report's errors.
+enum FleetRetry {
+    /// The longest pause between two attempts.
+    static let longestPause = Duration.seconds(16)
+
+    /// A failure the service meant as "not now" rather than "no".
+    static func isTransient(_ error: any Error) -> Bool {
+        switch error {
+        case let failure as ServiceClient.Failure: failure.status >= 500 || failure.status == 429
+        case is FleetDeviceApp.SetupFailure, is CancellationError: false
+        default: true
+        }
+    }
+
+    /// `body`'s result, retried while its failures are transient and the run has time; nil when
+    /// it failed for good or `end` came first.
+    static func attempt<T: Sendable>(
+        _ operation: String,
+        until end: ContinuousClock.Instant,
+        stats: FleetStats,
+        kind: (any Error) -> String,
+        firstPause: Duration = .seconds(1),
+        _ body: () async throws -> T
+    ) async -> T? {
+        var pause = firstPause
+        while !Task.isCancelled {
+            do {
+                return try await body()
+            } catch {
+                if Task.isCancelled { return nil }
+                stats.failed(operation, kind: kind(error))
+                let wait = pause * Double.random(in: 0.5...1.5)
+                guard isTransient(error), ContinuousClock.now + wait < end else { return nil }
+                try? await Task.sleep(for: wait)
+                pause = min(pause * 2, longestPause)
+            }
+        }
+        return nil
+    }
+}
