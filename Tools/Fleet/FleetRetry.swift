@@ -4,11 +4,13 @@ import ServiceSupport
 /// How a fleet device retries a setup step, as a device retries what a busy or unreachable
 /// service did not do: after a transport failure (a connection refused or timed out while
 /// thousands of devices start) or a 5xx/429 answer, again after a growing pause with jitter
-/// (1 s, 2 s, 4 s … at most 16 s), until the run ends. A refusal (4xx) is final. Each failed
-/// attempt is counted under `operation` in the report's errors.
+/// (5 s, 10 s, 20 s … at most 60 s, each between half and one and a half times that), until the
+/// run ends. The pauses are long on purpose: devices that retried after 1 s kept an overloaded
+/// machine overloaded (10,000 devices starting on two cores set up fewer than without retries).
+/// A refusal (4xx) is final. Each failed attempt is counted under `operation` in the errors.
 enum FleetRetry {
     /// The longest pause between two attempts.
-    static let longestPause = Duration.seconds(16)
+    static let longestPause = Duration.seconds(60)
 
     /// A failure the service meant as "not now" rather than "no".
     static func isTransient(_ error: any Error) -> Bool {
@@ -26,7 +28,7 @@ enum FleetRetry {
         until end: ContinuousClock.Instant,
         stats: FleetStats,
         kind: (any Error) -> String,
-        firstPause: Duration = .seconds(1),
+        firstPause: Duration = .seconds(5),
         _ body: () async throws -> T
     ) async -> T? {
         var pause = firstPause
