@@ -28,16 +28,18 @@ RUN set -e; mkdir -p /out/bin /out/lib; \
 FROM ${RUNTIME_IMAGE}
 # make compose-image prunes the lab images a rebuild replaced by this label, and keeps the cache.
 LABEL org.keychainlab.image=lab
-# openssl: world building runs it; nginx: the websites; bash: the health checks.
+# openssl: world building runs it; nginx: the websites; bash: the health checks; postgresql-15:
+# docker-compose.scale.yml's shards (postgres-shard).
 RUN apt-get update -q \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-        libssl3 openssl libsqlite3-0 zlib1g libstdc++6 libgcc-s1 ca-certificates nginx bash \
+        libssl3 openssl libsqlite3-0 zlib1g libstdc++6 libgcc-s1 ca-certificates nginx bash postgresql-15 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 1000 --create-home --home-dir /home/keychainlab keychainlab \
     && mkdir -p /lab && chown keychainlab:keychainlab /lab
 COPY --from=build /out/lib/ /usr/lib/swift/linux/
 COPY --from=build /out/bin/ /opt/keychainlab/bin/
 COPY Tools/worlds/ /opt/keychainlab/worlds/
+COPY Tools/docker/postgres-shard.sh /opt/keychainlab/bin/postgres-shard
 RUN echo /usr/lib/swift/linux > /etc/ld.so.conf.d/swift.conf && ldconfig
 ENV PATH=/opt/keychainlab/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LOG_LEVEL=info
 USER keychainlab

@@ -13,6 +13,8 @@
 #                and 10,000 (release build); prints a table (docs/scale.md)
 #   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
 #                see docs/compose.md
+#   make compose-scale-demo   the same with two PostgreSQL shards, three cloudd replicas and a
+#                fleet of 1,000 devices (docker-compose.scale.yml, docs/scale.md)
 
 SWIFT ?= swift
 # Debian packages the build and the tests need: OpenSSL (CMS, and the openssl command the seeds
@@ -31,7 +33,7 @@ BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 generate: build
 	KCLAB_REGENERATE=1 $(SWIFT) test --skip-build --filter GeneratedConstantsTests
 
-.PHONY: generate wrappers demo scale-demo scale-faults bench-scale walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-prune
+.PHONY: generate wrappers demo scale-demo scale-faults bench-scale walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-scale-demo compose-prune
 
 demo: deps
 	$(SWIFT) build
@@ -221,6 +223,20 @@ compose-demo: compose-image
 	$(COMPOSE) $(COMPOSE_FLAGS) run --rm kclab || status=$$?; \
 	if [ $$status -ne 0 ]; then $(COMPOSE) $(COMPOSE_FLAGS) ps; $(COMPOSE) $(COMPOSE_FLAGS) logs --tail=30; fi; \
 	$(COMPOSE) $(COMPOSE_FLAGS) down --volumes --remove-orphans; \
+	exit $$status
+
+# The scale lab as containers (docs/scale.md): the compose lab with two PostgreSQL shards and three
+# cloudd replicas (docker-compose.scale.yml); plays the demo across the replicas, runs a fleet of
+# 1,000 devices for a minute, prints its report, and always brings the lab down.
+COMPOSE_SCALE_FLAGS := $(COMPOSE_FLAGS) -f docker-compose.yml -f docker-compose.scale.yml
+compose-scale-demo: compose-image
+	@$(COMPOSE) $(COMPOSE_SCALE_FLAGS) down --volumes --remove-orphans >/dev/null 2>&1 || true
+	@status=0; \
+	$(COMPOSE) $(COMPOSE_SCALE_FLAGS) up -d && \
+	$(COMPOSE) $(COMPOSE_SCALE_FLAGS) run --rm kclab && \
+	$(COMPOSE) $(COMPOSE_SCALE_FLAGS) run --rm fleet || status=$$?; \
+	if [ $$status -ne 0 ]; then $(COMPOSE) $(COMPOSE_SCALE_FLAGS) ps; $(COMPOSE) $(COMPOSE_SCALE_FLAGS) logs --tail=30; fi; \
+	$(COMPOSE) $(COMPOSE_SCALE_FLAGS) down --volumes --remove-orphans; \
 	exit $$status
 
 clean:

@@ -10,7 +10,8 @@ config=${1:-debug}
 swift=${SWIFT:-swift}
 case "$config" in
   debug) $swift build --product kclab >/dev/null; $swift build; products=.build/debug ;;
-  release) $swift build -c release; products=.build/release ;;
+  # The release build make bench-scale keeps in .build-release, so neither builds it twice.
+  release) $swift build -c release --scratch-path .build-release; products=.build-release/release ;;
   static) $swift build -c release --static-swift-stdlib; products=.build/release ;;
   *) echo "usage: $0 [debug|release|static]" >&2; exit 2 ;;
 esac
