@@ -26,20 +26,19 @@ extension Device {
             osVersion: declaration.osVersion,
             passwordAutoFill: declaration.passwordAutoFill
         )
-        var consent: Consent? = nil
-        // An answered prompt can lead to another (the keychain changed meanwhile); a few rounds at most.
-        for _ in 0..<4 {
-            let outcome: WebCredentialAPI.Outcome
-            do {
-                outcome = try await send(request, caller: caller, consent: consent, to: webCredentials)
-            } catch {
-                logger.warning("webcredentiald is unreachable", metadata: ["error": "\(error)"])
-                return Self.unavailable("webcredentiald cannot be reached; try again")
+        let outcome: WebCredentialAPI.Outcome?
+        do {
+            outcome = try await WebCredentialAPI.answeringPrompts { consent in
+                try await send(request, caller: caller, consent: consent, to: webCredentials)
+            } answer: { prompt in
+                await user.answer(prompt, app: bundleID)
             }
-            guard let prompt = outcome.prompt else { return Self.response(outcome) }
-            consent = Consent(prompt: prompt.id, answer: await user.answer(prompt, app: bundleID))
+        } catch {
+            logger.warning("webcredentiald is unreachable", metadata: ["error": "\(error)"])
+            return Self.unavailable("webcredentiald cannot be reached; try again")
         }
-        return Self.unavailable("the prompt changed on every answer; try again")
+        guard let outcome else { return Self.unavailable("the prompt changed on every answer; try again") }
+        return Self.response(outcome)
     }
 
     private func send(

@@ -11,8 +11,8 @@ import WebCredentialAPI
 /// passwords (`SecRequestSharedWebCredential`), sending its signed files to webcredentiald,
 /// which verifies them, asks associationd about the site and keeps the passwords in the
 /// device's keychain in keychaind. When webcredentiald answers with a prompt, the device's user
-/// approves it (the first account of a picker) and the call is made again with that consent, as
-/// a scripted user answers.
+/// approves it (the first account of a picker), or declines it on the plan's `declineShare` of
+/// the devices, and the call is made again with that answer, as a scripted user answers.
 struct FleetWebCredentials: Sendable {
     let webcredentiald: String
     let tls: TLSConfiguration
@@ -46,12 +46,11 @@ struct FleetWebCredentials: Sendable {
         await http.shutdown()
     }
 
-    /// One call, with each prompt approved and the call made again (a few rounds at most: an
-    /// answered prompt can lead to another when the keychain changed meanwhile).
+    /// One call, with each prompt answered by the device's user and the call made again
+    /// (`WebCredentialAPI.answeringPrompts`).
     private func call(add: Bool, host: String, http: ServiceClient) async throws -> WebCredentialAPI.Outcome {
-        var consent: Consent? = nil
-        for _ in 0..<4 {
-            let outcome: WebCredentialAPI.Outcome
+        let decoder = WebCredentialAPI.decoder()
+        let outcome = try await WebCredentialAPI.answeringPrompts { consent in
             if add {
                 let body = WebCredentialAPI.AddRequest(
                     caller: caller,
@@ -60,28 +59,18 @@ struct FleetWebCredentials: Sendable {
                     password: UUID().uuidString,
                     consent: consent
                 )
-                outcome = try await http.send(
-                    .POST,
-                    "/v1/credentials/add",
-                    body,
-                    as: WebCredentialAPI.Outcome.self,
-                    decoder: WebCredentialAPI.decoder()
-                )
-            } else {
-                let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: host, account: nil, consent: consent)
-                outcome = try await http.send(
-                    .POST,
-                    "/v1/credentials/request",
-                    body,
-                    as: WebCredentialAPI.Outcome.self,
-                    decoder: WebCredentialAPI.decoder()
-                )
+                return try await http.send(.POST, "/v1/credentials/add", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
             }
-            guard let prompt = outcome.prompt else { return outcome }
+            let body = WebCredentialAPI.CopyRequest(caller: caller, fqdn: host, account: nil, consent: consent)
+            return try await http.send(.POST, "/v1/credentials/request", body, as: WebCredentialAPI.Outcome.self, decoder: decoder)
+        } answer: { prompt in
             stats.answered("prompt", status: prompt.kind.rawValue)
-            consent = Consent(prompt: prompt.id, answer: .approve)
+            let answer: PromptAnswer = plan.declines(index) ? .decline : .approve
+            stats.answered("prompt answer", status: answer.description)
+            return answer
         }
-        throw PromptLoop(description: "the prompt changed on every answer")
+        guard let outcome else { throw PromptLoop(description: "the prompt changed on every answer") }
+        return outcome
     }
 
     struct PromptLoop: Error, CustomStringConvertible {
