@@ -43,6 +43,19 @@ struct FleetPlanTests {
         #expect(plan.offline == FleetPlan.Offline(fraction: 0.1, atSeconds: 20, seconds: 15))
         #expect(plan.faults == [FleetFault(kind: .killReplica, atSeconds: 30)])
         #expect((0..<200).filter { plan.offline?.includes($0) == true }.count == 20, "a tenth of the devices, spread evenly")
+        #expect(plan.declineShare == 0 && !(0..<200).contains { plan.declines($0) }, "every user approves by default")
+    }
+
+    /// A share of the devices' users decline every prompt: that many, spread over the devices,
+    /// so that each worker's share of whole accounts holds its part.
+    @Test func aShareOfUsersDecline() throws {
+        let plan = try FleetPlan(scenario: "devices: 100\ndeclineShare: 0.25\n")
+        let declining = (0..<100).filter { plan.declines($0) }
+        #expect(declining.count == 25)
+        #expect((0..<50).filter { plan.declines($0) }.count == 12 || (0..<50).filter { plan.declines($0) }.count == 13, "spread: \(declining)")
+        var overrides = FleetPlan.Overrides()
+        overrides.declineShare = 1
+        #expect((0..<10).allSatisfy { (try? FleetPlan(scenario: nil, overrides: overrides))?.declines($0) == true })
     }
 
     @Test func aScenarioIsRefusedWithItsReason() {
@@ -53,6 +66,7 @@ struct FleetPlanTests {
             ("waitSeconds: 56", "a wait must last 1 to 55 seconds"),
             ("offline: { fraction: 2, atSeconds: 1, seconds: 1 }", "the fraction must be 0 to 1"),
             ("faults: [{ kind: kill-replica, atSeconds: 99 }]", "each within the run's 60 s"),
+            ("declineShare: 1.5", "the share of users who decline must be 0 to 1"),
             ("- 1\n- 2", "a scenario is a mapping"),
             (
                 "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"

@@ -16,6 +16,7 @@ extension FleetPlan {
         public var associationChecksPerDeviceMinute: Double?
         public var webCredentialsPerDeviceMinute: Double?
         public var app: String?
+        public var declineShare: Double?
         /// Faults as the command line writes them, `kind@SECONDS`.
         public var faults: [String] = []
 
@@ -57,6 +58,7 @@ extension FleetPlan {
         associationChecksPerDeviceMinute = overrides.associationChecksPerDeviceMinute ?? associationChecksPerDeviceMinute
         webCredentialsPerDeviceMinute = overrides.webCredentialsPerDeviceMinute ?? webCredentialsPerDeviceMinute
         app = overrides.app ?? app
+        declineShare = overrides.declineShare ?? declineShare
         for fault in overrides.faults { faults.append(try FleetFault(parsing: fault, seconds: seconds)) }
         try validate()
     }

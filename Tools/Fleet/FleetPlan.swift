@@ -38,6 +38,9 @@ public struct FleetPlan: Sendable, Codable, Equatable {
     /// The world app each device installs and calls from (its bundle ID); nil: the world's first
     /// app whose profile provisions every device.
     public var app: String?
+    /// The share of devices, 0 to 1, whose user declines every prompt ("Not Now"; spread evenly
+    /// over the devices); the others' users approve each one (the first account of a picker).
+    public var declineShare: Double = 0
 
     /// A share of the devices losing the network at `atSeconds` for `seconds`: they neither wait
     /// nor fetch, and keep their writes until they are back, then upload them in one batch and
@@ -56,16 +59,25 @@ public struct FleetPlan: Sendable, Codable, Equatable {
 
         /// Whether device `index` is one of those that go offline.
         public func includes(_ index: Int) -> Bool {
-            fraction > 0 && (Double(index) * fraction).rounded(.down) != (Double(index + 1) * fraction).rounded(.down)
+            FleetPlan.share(fraction, includes: index)
         }
     }
 
     public init() {}
 
+    /// Whether device `index` falls on a share `fraction` (0 to 1) of the devices, spread evenly:
+    /// every 1/fraction-th device, so any run of devices holds its share.
+    public static func share(_ fraction: Double, includes index: Int) -> Bool {
+        fraction > 0 && (Double(index) * fraction).rounded(.down) != (Double(index + 1) * fraction).rounded(.down)
+    }
+
+    /// Whether the user of device `index` declines every prompt.
+    public func declines(_ index: Int) -> Bool { Self.share(declineShare, includes: index) }
+
     /// The plan's keys, in JSON reports and scenario files alike.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case devices, devicesPerAccount, seconds, settleSeconds, rampSeconds, writesPerDeviceMinute, secretBytes, waitSeconds, faults, offline
-        case calls, app, associationChecksPerDeviceMinute, webCredentialsPerDeviceMinute
+        case calls, app, associationChecksPerDeviceMinute, webCredentialsPerDeviceMinute, declineShare
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -102,6 +114,7 @@ public struct FleetPlan: Sendable, Codable, Equatable {
         guard webCredentialsPerDeviceMinute >= 0, webCredentialsPerDeviceMinute <= 600 else {
             throw Invalid(description: "web credential calls a device a minute must be 0 to 600")
         }
+        guard (0...1).contains(declineShare) else { throw Invalid(description: "the share of users who decline must be 0 to 1") }
         guard faults.count <= 32, faults.allSatisfy({ (0..<seconds).contains($0.atSeconds) }) else {
             throw Invalid(description: "at most 32 faults, each within the run's \(seconds) s")
         }

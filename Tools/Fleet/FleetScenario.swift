@@ -12,6 +12,7 @@ import Yams
 /// writesPerDeviceMinute: 3
 /// offline: { fraction: 0.1, atSeconds: 30, seconds: 20 }
 /// calls: { copy: 12, add: 2, update: 1, delete: 1 }
+/// declineShare: 0.25
 /// faults:
 ///   - { kind: kill-replica, atSeconds: 60 }
 /// ```
@@ -74,5 +75,6 @@ extension FleetPlan {
             try values.decodeIfPresent(Double.self, forKey: .webCredentialsPerDeviceMinute) ?? webCredentialsPerDeviceMinute
         associationChecksPerDeviceMinute =
             try values.decodeIfPresent(Double.self, forKey: .associationChecksPerDeviceMinute) ?? associationChecksPerDeviceMinute
+        declineShare = try values.decodeIfPresent(Double.self, forKey: .declineShare) ?? declineShare
     }
 }

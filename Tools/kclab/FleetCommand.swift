@@ -57,9 +57,12 @@ struct FleetCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Shared web credential calls each device's app makes a minute, half saves and half requests, every prompt approved (default 0.5; 0 makes none)."
+            "Shared web credential calls each device's app makes a minute, half saves and half requests (default 0.5; 0 makes none)."
     )
     var webCredentialsPerMinute: Double?
+
+    @Option(help: "The share of devices, 0 to 1, whose user declines every prompt; the others approve each (default 0).")
+    var declineShare: Double?
 
     @Option(help: "The world app each device installs and calls from (default: the first whose profile provisions every device).")
     var app: String?
@@ -108,7 +111,7 @@ struct FleetCommand: AsyncParsableCommand {
         (overrides.settleSeconds, overrides.rampSeconds, overrides.waitSeconds) = (settle, ramp, waitSeconds)
         (overrides.writesPerDeviceMinute, overrides.callsPerMinute) = (writesPerMinute, callsPerMinute)
         (overrides.associationChecksPerDeviceMinute, overrides.webCredentialsPerDeviceMinute) = (checksPerMinute, webCredentialsPerMinute)
-        (overrides.app, overrides.faults) = (app, fault)
+        (overrides.app, overrides.faults, overrides.declineShare) = (app, fault, declineShare)
         do {
             return try FleetPlan(scenario: scenario.map { URL(fileURLWithPath: $0) }, overrides: overrides)
         } catch {
