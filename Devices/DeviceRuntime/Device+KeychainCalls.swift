@@ -32,7 +32,7 @@ extension Device {
         do {
             return try await keychain.send(.POST, call.route, request, as: KeychainAPI.CallResponse.self)
         } catch let failure as ServiceClient.Failure {
-            guard let problem = try? JSONDecoder().decode(KeychainAPI.Problem.self, from: Data(failure.body.utf8)) else { throw failure }
+            guard let problem = KeychainAPI.Problem(body: failure.body) else { throw failure }
             throw KeychainRefusal(problem: problem)
         }
     }

@@ -87,7 +87,6 @@ struct LoginKeychainRefusal: Error, CustomStringConvertible {
     }
 
     var description: String {
-        let problem = try? JSONDecoder().decode(KeychainAPI.Problem.self, from: Data(failure.body.utf8))
-        return problem?.message ?? failure.description
+        KeychainAPI.Problem(body: failure.body)?.message ?? failure.description
     }
 }

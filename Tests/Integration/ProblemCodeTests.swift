@@ -35,6 +35,14 @@ import WebCredentialAPI
         #expect(newer.code == nil && newer.error == "fromTheFuture" && newer.httpStatus == 500)
     }
 
+    /// A client reads a refusal's body as the service's problem, and anything else as none.
+    @Test func aRefusalsBodyReadsAsItsProblem() {
+        let problem = KeychainAPI.Problem(body: #"{"error":"notADevice","message":"m"}"#)
+        #expect(problem?.code == .notADevice && problem?.message == "m")
+        #expect(KeychainAPI.Problem(body: "<html>502 Bad Gateway</html>") == nil)
+        #expect(KeychainAPI.Problem(body: "") == nil)
+    }
+
     private func expectDocumented<Code: APIProblemCode>(_ codes: Code.Type, in path: String) throws {
         let document = try String(contentsOfFile: path, encoding: .utf8)
         let problem = try #require(document.range(of: "    Problem:\n      type: object"))

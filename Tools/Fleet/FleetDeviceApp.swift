@@ -143,7 +143,7 @@ struct FleetDeviceApp: Sendable {
     /// keychaind's problem code when it refused, else the error as a device names it.
     static func kind(_ error: any Error) -> String {
         if let failure = error as? ServiceClient.Failure,
-            let problem = try? JSONDecoder().decode(KeychainAPI.Problem.self, from: Data(failure.body.utf8))
+            let problem = KeychainAPI.Problem(body: failure.body)
         {
             return problem.error
         }

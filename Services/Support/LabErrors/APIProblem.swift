@@ -1,3 +1,5 @@
+import Foundation
+
 /// The refusal codes of one service's HTTP API (keychaind's, associationd's, webcredentiald's):
 /// each code decides its HTTP status in one table, the API's `httpStatus`. The refusals every
 /// service shares (a body it cannot read, a caller that is not a device) have the same names in
@@ -35,6 +37,13 @@ public struct APIProblem<Code: APIProblemCode>: Codable, Hashable, Sendable, Err
     /// A problem the service answers.
     public init(_ code: Code, _ message: String, reasons: [String]? = nil) {
         self.init(error: code.rawValue, message: message, reasons: reasons)
+    }
+
+    /// The problem a refusal's body holds (a non-2xx answer's JSON), nil when it holds none: how a
+    /// client reads why a service said no.
+    public init?(body: String) {
+        guard let problem = try? JSONDecoder().decode(Self.self, from: Data(body.utf8)) else { return nil }
+        self = problem
     }
 
     /// The code, when it is one this build knows.
