@@ -156,13 +156,16 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// What a kclab step prints, from the command's own parser and report: its `--state .demo`
-    /// is this demo's state folder.
+    /// is this demo's state folder, and its world (unless it names one) the demo's world file.
     private func kclab(_ arguments: [String]) async throws -> [String] {
         let actual = arguments.indices.map { arguments[$0] == ".demo" && $0 > 0 && arguments[$0 - 1] == "--state" ? state : arguments[$0] }
         switch try Kclab.parseAsRoot(actual) {
         case let command as AssetLinksCommand.Check: return try await command.checked().lines
         case let command as SiteCommand.Check: return try await command.checked().lines
-        case let command as SyncCommand.Wait: return try await command.settled()
+        case var command as SyncCommand.Wait:
+            // The compose lab records no world file: the demo's own is the lab's.
+            command.lab.world = command.lab.world ?? world
+            return try await command.settled()
         case let command as DeviceCommand.Offline: return [try command.target.sync(.offline)]
         case let command as DeviceCommand.Online: return [try command.target.sync(.online)]
         default: throw fail("the demo cannot play kclab \(arguments.joined(separator: " "))")
