@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WorldFile
+import WorldLayout
 import Yams
 
 /// docker-compose.scale.yml read on top of docker-compose.yml, checked without Docker: every
@@ -36,6 +37,25 @@ import Yams
         services.filter { flags($0.value).first == "cloudd" }
     }
 
+    /// The names a service answers to on the lab network: its own and its aliases.
+    static func names(_ name: String, _ service: [String: Any]) -> Set<String> {
+        let networks = service["networks"] as? [String: [String: [String]]]
+        return Set([name] + (networks?["lab"]?["aliases"] ?? []))
+    }
+
+    /// The replica a host name reaches, if any.
+    static func replica(reachedAs host: String, in services: [String: [String: Any]]) -> String? {
+        replicas(services).first { names($0.key, $0.value).contains(host) }?.key
+    }
+
+    /// Whether cloudd's certificate (WorldLayout.serviceHosts) names `host`, a wildcard covering
+    /// one label.
+    static func certificateCovers(_ host: String) -> Bool {
+        WorldLayout.serviceHosts("cloudd").contains { name in
+            name == host || (name.hasPrefix("*.") && host.split(separator: ".", maxSplits: 1).last.map(String.init) == String(name.dropFirst(2)))
+        }
+    }
+
     @Test func everyReplicaHasTheSameShardMapOfShardsInTheFile() throws {
         let services = try Self.services()
         let replicas = Self.replicas(services)
@@ -47,7 +67,10 @@ import Yams
             // An account lives on shard FNV-1a(account) mod N: a replica with another list would
             // send it elsewhere.
             #expect(stores == map, "\(name)'s shard map differs from cloudd's")
-            #expect(Self.flags(services[name]!).contains("--advertise=\(name)"), "\(name) advertises another name")
+            // Devices dial the advertised name: the replica answers to it, and the certificate names it.
+            let advertised = try #require(Self.flags(services[name]!).first { $0.hasPrefix("--advertise=") }?.dropFirst(12))
+            #expect(Self.names(name, services[name]!).contains(String(advertised)), "\(name) advertises \(advertised), not a name of its own")
+            #expect(Self.certificateCovers(String(advertised)), "cloudd's certificate does not name \(advertised)")
             let dependencies = try #require(services[name]?["depends_on"] as? [String: Any])
             for store in stores {
                 let shard = try #require(store.wholeMatch(of: /--store=postgres:\/\/kclab@([a-z0-9-]+):5432\/postgres/)?.output.1)
@@ -73,19 +96,22 @@ import Yams
         let services = try Self.services()
         let replicas = Self.replicas(services)
         let fleet = try #require(services["fleet"])
-        let reached = Self.flags(fleet).compactMap { $0.wholeMatch(of: /--replica=https:\/\/([a-z0-9-]+):7705/)?.output.1 }.map(String.init)
-        #expect(Set(reached + ["cloudd"]) == Set(replicas.keys), "the fleet reaches \(reached) beside cloudd")
+        let hosts = Self.flags(fleet).compactMap { $0.wholeMatch(of: /--replica=https:\/\/([a-z0-9.-]+):7705/)?.output.1 }.map(String.init)
+        #expect(hosts.allSatisfy(Self.certificateCovers), "\(hosts)")
+        let reached = hosts.compactMap { Self.replica(reachedAs: $0, in: services) }
+        #expect(reached.count == hosts.count && Set(reached + ["cloudd"]) == Set(replicas.keys), "the fleet reaches \(hosts) beside cloudd")
         let dependencies = try #require(fleet["depends_on"] as? [String: Any])
         #expect(replicas.keys.allSatisfy { dependencies[$0] != nil })
         // Alice's devices sync through more than one replica, each waiting for its own.
         var aliceReplicas = Set<String>()
         for device in try ComposeFileTests.demoWorld().devices {
             let service = try #require(services[device.id])
-            let replicasNamed = Self.flags(service).compactMap { $0.wholeMatch(of: /--cloudd=https:\/\/([a-z0-9-]+):7705/)?.output.1 }
-            let replica = try #require(replicasNamed.first, "\(device.id) names no cloudd")
-            #expect(replicas[String(replica)] != nil, "\(device.id) syncs through \(replica), no replica")
-            #expect((service["depends_on"] as? [String: Any])?[String(replica)] != nil, "\(device.id) does not wait for \(replica)")
-            if device.iCloudAccount == "alice@example.com" { aliceReplicas.insert(String(replica)) }
+            let hostsNamed = Self.flags(service).compactMap { $0.wholeMatch(of: /--cloudd=https:\/\/([a-z0-9.-]+):7705/)?.output.1 }
+            let host = String(try #require(hostsNamed.first, "\(device.id) names no cloudd"))
+            #expect(Self.certificateCovers(host), "\(device.id) dials \(host), which cloudd's certificate does not name")
+            let replica = try #require(Self.replica(reachedAs: host, in: services), "\(device.id) syncs through \(host), no replica")
+            #expect((service["depends_on"] as? [String: Any])?[replica] != nil, "\(device.id) does not wait for \(replica)")
+            if device.iCloudAccount == "alice@example.com" { aliceReplicas.insert(replica) }
         }
         #expect(aliceReplicas.count >= 2, "alice's devices all use \(aliceReplicas)")
     }

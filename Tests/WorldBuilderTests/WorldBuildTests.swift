@@ -162,7 +162,8 @@ import X509
             let web = try built.webTrustStore()
             for (file, host) in [
                 ("websites/signed.example.com", "signed.example.com"), ("services/keychaind", "localhost"), ("services/keychaind", "127.0.0.1"),
-                ("services/keychaind", "keychaind"), ("services/associationd", "associationd"),
+                ("services/keychaind", "keychaind"), ("services/associationd", "associationd"), ("services/cloudd", "cloudd"),
+                ("services/cloudd", "replica-2.cloudd.test"),
             ] {
                 let chain = try Certificate.chainDER(Data(contentsOf: built.file("\(file)/fullchain.pem")))
                 let evaluation = web.evaluate(chain[0], intermediates: Array(chain.dropFirst()), at: Date(), purpose: .tlsServer(host: host))
@@ -170,6 +171,19 @@ import X509
                     Issue.record("\(file) is not a trusted TLS server for \(host): \(evaluation)")
                     continue
                 }
+            }
+        }
+    }
+
+    /// Only a replicated service's certificate covers names under it: `*.cloudd.test` is cloudd's,
+    /// and keychaind's names no replica.
+    @Test func onlyReplicatedServicesCoverTheirReplicasNames() async throws {
+        try await withBuiltWorld { built in
+            let web = try built.webTrustStore()
+            for (file, host) in [("services/keychaind", "replica-2.keychaind.test"), ("services/cloudd", "replica-2.keychaind.test")] {
+                let chain = try Certificate.chainDER(Data(contentsOf: built.file("\(file)/fullchain.pem")))
+                let evaluation = web.evaluate(chain[0], intermediates: Array(chain.dropFirst()), at: Date(), purpose: .tlsServer(host: host))
+                if case .trusted = evaluation { Issue.record("\(file) is trusted for \(host)") }
             }
         }
     }

@@ -124,7 +124,7 @@ public struct WorldBuilder: Sendable {
             let identity = try store.identity(
                 WorldLayout.serviceCertificate(service),
                 subject: TrustHierarchy.name(service, organization: "KeychainLab Services"),
-                profile: .tlsServer(hosts: ["localhost", service], loopback: true),
+                profile: .tlsServer(hosts: WorldLayout.serviceHosts(service), loopback: true),
                 issuer: trust.webCA,
                 now: now
             )

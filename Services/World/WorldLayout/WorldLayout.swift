@@ -40,6 +40,18 @@ public struct WorldLayout: Sendable, Hashable {
 
     /// The services that get a TLS identity.
     public static let services = ["keychaind", "associationd", "webcredentiald", "cdn", "cloudd"]
+    /// The services that run as several replicas: each replica is reached by a name of its own
+    /// under `SERVICE.test` (`replica-2.cloudd.test` in docker-compose.scale.yml), which the
+    /// service's certificate covers with `*.SERVICE.test`, as CloudKit's partitions
+    /// (`pNN-ckdatabasews.icloud.com`) are covered by one wildcard.
+    public static let replicatedServices = ["cloudd"]
+
+    /// The host names `service`'s TLS certificate names: `localhost`, the service's own name
+    /// (its compose service), and for a replicated service the wildcard over its replicas.
+    public static func serviceHosts(_ service: String) -> [String] {
+        ["localhost", service] + (replicatedServices.contains(service) ? ["*.\(service).test"] : [])
+    }
+
     /// The services that also get a client identity, to call keychaind and associationd for the
     /// devices (issued by the device CA with the system-service role).
     public static let systemServices = ["webcredentiald"]
