@@ -8,7 +8,7 @@ import SiteAssociationFetch
 
 /// How `kclab aasa check` and `kclab assetlinks check` reach a site: the roots it must chain to
 /// (`--trust`, or a lab's web root with `--state`, else the system's) and where to connect
-/// (`--resolve`, and a lab's websites with `--state`).
+/// (`--resolve`, and a lab's websites with `--state`; in the compose lab, DNS).
 enum SiteOptions {
     /// The TLS roots (nil: the system's) and the same roots for CMS signatures.
     static func trustRoots(trust: String?, state: String?) throws -> (tls: [NIOSSLCertificate]?, cms: TrustStore) {
@@ -39,10 +39,14 @@ enum SiteOptions {
             throw ValidationError(error.description)
         }
         if let state {
-            guard let site = SiteRecord.read(LabState(root: URL(fileURLWithPath: state))) else {
+            let lab = LabState(root: URL(fileURLWithPath: state))
+            if let site = SiteRecord.read(lab) {
+                map.merge(site.resolutions) { given, _ in given }
+            } else if LabRecord.read(lab) != nil {
                 throw fail("no websites run in \(state): start them with kclab up (nginx must be installed)", code: 2)
             }
-            map.merge(site.resolutions) { given, _ in given }
+            // Else a lab kclab up did not start (the compose lab): its hosts resolve by DNS, to
+            // the nginx service whose network aliases they are.
         }
         return map
     }
