@@ -147,8 +147,12 @@ struct FleetCommand: AsyncParsableCommand {
             }
             urls = [cloudd] + replica
         }
-        // What the cloud holds: the fleet's own, or the lab's cloudd (its pid is in its endpoint).
-        let labCloudd = (try? Endpoint.read(from: lab.lab.clouddEndpoint))?.pid ?? 0
+        // What the cloud holds: the fleet's own, or the lab's cloudd (its pid is in its endpoint)
+        // when it runs on this machine: in the compose lab the pid is another container's.
+        let labCloudd =
+            (try? Endpoint.read(from: lab.lab.clouddEndpoint)).flatMap { endpoint in
+                ["127.0.0.1", "localhost", "::1", "[::1]"].contains(URLComponents(string: endpoint.url)?.host ?? "") ? endpoint.pid : nil
+            } ?? 0
         let cloudMemory = ProcessMemory.peak(every: .seconds(2)) {
             scale?.residentBytes ?? (labCloudd > 0 ? ProcessMemory.resident(labCloudd) : 0)
         }
