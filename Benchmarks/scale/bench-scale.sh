@@ -7,6 +7,10 @@
 #   - 10,000 devices, two shards and three replicas, in four worker processes, each device
 #     writing and calling less often and starting over two minutes (the machine's two cores are
 #     shared by the fleet and every server, and each device's start costs five TLS handshakes).
+#   - the database as the bottleneck: each PostgreSQL shard held to a fifth of a core (a
+#     database machine of its own, kclab fleet --shard-cores; Linux cgroups, so root only), 1,000
+#     devices writing 30 times a minute and calling nothing else, one shard then two; the last
+#     line gives two shards' writes a second over one's.
 # Every device's app also makes SecItem calls on keychaind's call channel (the default mix, 9 a
 # minute; SecItem p50/p99 is SecItemCopyMatching's, setup the report and registration).
 # Each run writes .bench-scale/NAME.json; the table at the end comes from those files (jq).
@@ -30,10 +34,20 @@ run postgres-1000 "$SECONDS_EACH" --devices 1000 --writes-per-minute 6 --shards 
 run shards2-1000 "$SECONDS_EACH" --devices 1000 --writes-per-minute 6 --shards 2 --replicas 2
 run shards2-10000 $((SECONDS_EACH * 5 / 2)) --devices 10000 --writes-per-minute 1 --calls-per-minute 3 --checks-per-minute 0.2 --web-credentials-per-minute 0.1 \
   --shards 2 --replicas 3 --ramp 120 --settle 60 --workers 4
+names="sqlite-1000 postgres-1000 shards2-1000 shards2-10000"
+if [ "$(id -u)" = 0 ]; then
+  for shards in 1 2; do
+    run "db$shards-1000" "$SECONDS_EACH" --devices 1000 --writes-per-minute 30 --calls-per-minute 0 --checks-per-minute 0 \
+      --web-credentials-per-minute 0 --shards "$shards" --replicas 2 --shard-cores 0.2 --ramp 20 --settle 30
+  done
+  names="$names db1-1000 db2-1000"
+else
+  echo "(the runs with each shard held to 0.2 cores need root for their cgroups: skipped)" >&2
+fi
 
 echo
 echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  SecItem/s  SecItem p50/p99 ms  setup p99 ms  errors  KiB/device  fleet MiB  cloud MiB"
-for name in sqlite-1000 postgres-1000 shards2-1000 shards2-10000; do
+for name in $names; do
   jq -r --arg name "$name" '[$name, .plan.devices, (.operations.upload.perSecond | floor),
       "\(.operations.upload.p50Milliseconds | floor)/\(.operations.upload.p99Milliseconds | floor)",
       "\(.convergence.arrivals.p50Milliseconds | floor)/\(.convergence.arrivals.p99Milliseconds | floor)",
@@ -44,3 +58,7 @@ for name in sqlite-1000 postgres-1000 shards2-1000 shards2-10000; do
       (.memory.perDeviceBytes / 1024 | floor), (.memory.residentAfterBytes / 1048576 | floor),
       (.memory.cloudPeakBytes / 1048576 | floor)] | @tsv' "$STATE/$name.json"
 done | column -t
+if [ "${names%db2-1000}" != "$names" ]; then
+  jq -rn --slurpfile one "$STATE/db1-1000.json" --slurpfile two "$STATE/db2-1000.json" \
+    '"two shards over one, each held to 0.2 cores: \($two[0].operations.upload.perSecond / $one[0].operations.upload.perSecond * 100 | floor / 100)× the writes a second"'
+fi

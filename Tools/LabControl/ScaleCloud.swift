@@ -14,22 +14,27 @@ public final class ScaleCloud: Sendable {
     /// The replicas' URLs, in order.
     public let replicas: [String]
     let pids: [Int32]
+    /// The groups holding each shard's server to its cores, when the cloud was started so.
+    let limits: [CPULimit]
 
-    private init(shards: [PostgresInstance], standbys: [PostgresInstance], replicas: [String], pids: [Int32]) {
+    private init(shards: [PostgresInstance], standbys: [PostgresInstance], replicas: [String], pids: [Int32], limits: [CPULimit]) {
         self.shards = shards
         self.standbys = standbys
         self.replicas = replicas
         self.pids = pids
+        self.limits = limits
     }
 
     /// Starts `shardCount` PostgreSQL servers (with `standbys`, each with a streaming standby
     /// every commit waits for) and `replicaCount` cloudd replicas over them, beside the lab in
-    /// `state`; `progress` hears each step.
+    /// `state`; with `shardCores`, each shard's server (and standby) is held to that many cores,
+    /// as a database machine of its own (``CPULimit``); `progress` hears each step.
     public static func start(
         state: LabState,
         shards shardCount: Int,
         replicas replicaCount: Int,
         standbys withStandbys: Bool = false,
+        shardCores: Double? = nil,
         progress: (String) -> Void
     ) async throws -> ScaleCloud {
         guard (1...8).contains(shardCount), (1...16).contains(replicaCount) else {
@@ -40,11 +45,17 @@ public final class ScaleCloud: Sendable {
         var standbys: [PostgresInstance] = []
         var pids: [Int32] = []
         var urls: [String] = []
-        // Each server goes into the lab's record as soon as it runs.
+        var limits: [CPULimit] = []
+        // Each server goes into the lab's record as soon as it runs, and into its CPU group.
         func enter(_ server: PostgresInstance, as name: String) throws {
             guard let pid = server.serverPID else { return }
             record.processes.append(.init(name: name, pid: pid))
             try record.write(state)
+            guard let shardCores else { return }
+            let limit = try CPULimit.make("kclab-\(getpid())-\(name)", cores: shardCores)
+            limits.append(limit)
+            try limit.hold(tree: pid)
+            progress("\(name) held to \(shardCores) cores (\(limit.folder.path))")
         }
         do {
             for index in 0..<shardCount {
@@ -89,20 +100,21 @@ public final class ScaleCloud: Sendable {
                 urls.append(url)
             }
         } catch {
-            await Self.stop(pids: pids, shards: shards + standbys, state: state)
+            await Self.stop(pids: pids, shards: shards + standbys, limits: limits, state: state)
             throw error
         }
-        return ScaleCloud(shards: shards, standbys: standbys, replicas: urls, pids: pids)
+        return ScaleCloud(shards: shards, standbys: standbys, replicas: urls, pids: pids, limits: limits)
     }
 
     /// Stops the replicas, then the shards, and takes them out of the lab's record.
     public func stop(state: LabState) async {
-        await Self.stop(pids: pids, shards: shards + standbys, state: state)
+        await Self.stop(pids: pids, shards: shards + standbys, limits: limits, state: state)
     }
 
-    private static func stop(pids: [Int32], shards: [PostgresInstance], state: LabState) async {
+    private static func stop(pids: [Int32], shards: [PostgresInstance], limits: [CPULimit], state: LabState) async {
         for pid in pids { await LabProcesses.stop(pid) }
         for shard in shards { shard.stop() }
+        for limit in limits { limit.remove() }
         if var record = LabRecord.read(state) {
             record.processes.removeAll { ["cloudd-replica-", "postgres-shard-", "postgres-standby-"].contains(where: $0.name.hasPrefix) }
             try? record.write(state)

@@ -76,6 +76,14 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Start this many PostgreSQL shards of the fleet's own, and cloudd replicas over them (--replicas).")
     var shards: Int?
 
+    @Option(
+        help: """
+            Hold each of the fleet's PostgreSQL shards to this many cores (Linux cgroups, as root), as a database machine \
+            of its own: on one machine, how the database becomes the bottleneck (docs/scale.md). Not with --fault.
+            """
+    )
+    var shardCores: Double?
+
     @Option(help: "Start this many cloudd replicas over the fleet's shards (one shard unless --shards says), and spread the devices over them.")
     var replicas: Int?
 
@@ -124,6 +132,12 @@ struct FleetCommand: AsyncParsableCommand {
         if !plan.faults.isEmpty, shards == nil, replicas == nil {
             throw ValidationError("--fault acts on the fleet's own cloud: give --shards or --replicas")
         }
+        if let shardCores {
+            guard shards != nil || replicas != nil else { throw ValidationError("--shard-cores holds the fleet's own shards: give --shards") }
+            guard (0.05...64).contains(shardCores) else { throw ValidationError("--shard-cores must be 0.05 to 64") }
+            // A shard restarted or promoted by a fault would run outside its group.
+            guard plan.faults.isEmpty else { throw ValidationError("--shard-cores cannot be given with --fault") }
+        }
         if let workerShare, let workerRun {
             return try await work(plan, share: workerShare, run: workerRun)
         }
@@ -136,7 +150,8 @@ struct FleetCommand: AsyncParsableCommand {
                 state: lab.lab,
                 shards: shards ?? 1,
                 replicas: replicas ?? 1,
-                standbys: plan.faults.contains { $0.kind == .promoteStandby }
+                standbys: plan.faults.contains { $0.kind == .promoteStandby },
+                shardCores: shardCores
             ) { line in warn(line) }
             scale = cloud
             urls = cloud.replicas + replica

@@ -14,26 +14,7 @@ public enum ProcessMemory {
 
     /// The resident memory of `roots` and every process descended from them, in bytes.
     public static func tree(_ roots: [Int32]) -> Int {
-        var parents: [Int32: Int32] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After the command's closing parenthesis: state, then the parent's ID.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
-        }
-        let rootSet = Set(roots)
-        func inTree(_ pid: Int32) -> Bool {
-            var current = pid
-            for _ in 0..<64 {
-                if rootSet.contains(current) { return true }
-                guard let parent = parents[current], parent > 1 else { return false }
-                current = parent
-            }
-            return false
-        }
-        return parents.keys.filter(inTree).reduce(0) { $0 + resident($1) }
+        ProcessTree.members(of: roots).reduce(0) { $0 + resident($1) }
     }
 }
 
