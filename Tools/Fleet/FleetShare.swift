@@ -51,31 +51,7 @@ public final class FleetShare: Sendable {
             keys[index / plan.devicesPerAccount] = key
             let stats = stats
             let deviceApp = try app.flatMap { app in
-                try services.keychaind.map { keychaind in
-                    FleetDeviceApp(
-                        index: index,
-                        keychaind: keychaind.url,
-                        tls: tls,
-                        calls: try KeychainCallClient(host: keychaind.host, port: keychaind.port, tls: tls, connections: 1),
-                        report: FleetDeviceApp.report(account: account),
-                        app: app,
-                        associations: services.associationd.map { FleetAssociations(associationd: $0, tls: tls, app: app, plan: plan, stats: stats) },
-                        webCredentials: services.webcredentiald.flatMap { url in
-                            plan.webCredentialsPerDeviceMinute > 0 && !app.webCredentialHosts.isEmpty
-                                ? FleetWebCredentials(
-                                    webcredentiald: url,
-                                    tls: tls,
-                                    caller: app.caller(passwordAutoFill: true),
-                                    hosts: app.webCredentialHosts,
-                                    index: index,
-                                    plan: plan,
-                                    stats: stats
-                                ) : nil
-                        },
-                        plan: plan,
-                        stats: stats
-                    )
-                }
+                try FleetDeviceApp.make(index: index, account: account, tls: tls, app: app, services: services, plan: plan, stats: stats)
             }
             devices.append(
                 FleetDevice(
