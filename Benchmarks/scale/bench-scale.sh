@@ -5,8 +5,9 @@
 #   - 1,000 devices, one PostgreSQL shard and one cloudd replica;
 #   - 1,000 devices, two shards and two replicas;
 #   - 10,000 devices, two shards and three replicas, in four worker processes, each device
-#     writing and calling less often and starting over two minutes (the machine's two cores are
-#     shared by the fleet and every server, and each device's start costs five TLS handshakes).
+#     writing and calling less often and starting over five minutes, for seven (the machine's two
+#     cores are shared by the fleet and every server, and each device's start costs five TLS
+#     handshakes: over two minutes, a quarter of them never set up).
 #   - the database as the bottleneck: each PostgreSQL shard held to a fifth of a core (a
 #     database machine of its own, kclab fleet --shard-cores; Linux cgroups, so root only), 1,000
 #     devices writing 30 times a minute and calling nothing else, one shard then two; the last
@@ -14,7 +15,8 @@
 # Every device's app also makes SecItem calls on keychaind's call channel (the default mix, 9 a
 # minute; SecItem p50/p99 is SecItemCopyMatching's, setup the report and registration).
 # Each run writes .bench-scale/NAME.json; the table at the end comes from those files (jq).
-# BENCH_SCALE_SECONDS (default 60) sets each run's length (the 10,000-device run's is 2.5 times it).
+# BENCH_SCALE_SECONDS (default 60) sets each run's length (the 10,000-device run's is 7 times it,
+# its ramp 5 times).
 set -eu
 BIN=${BIN:-.build-release/release}
 STATE=.bench-scale
@@ -32,8 +34,8 @@ run() {
 run sqlite-1000 "$SECONDS_EACH" --devices 1000 --writes-per-minute 6
 run postgres-1000 "$SECONDS_EACH" --devices 1000 --writes-per-minute 6 --shards 1 --replicas 1
 run shards2-1000 "$SECONDS_EACH" --devices 1000 --writes-per-minute 6 --shards 2 --replicas 2
-run shards2-10000 $((SECONDS_EACH * 5 / 2)) --devices 10000 --writes-per-minute 1 --calls-per-minute 3 --checks-per-minute 0.2 --web-credentials-per-minute 0.1 \
-  --shards 2 --replicas 3 --ramp 120 --settle 60 --workers 4
+run shards2-10000 $((SECONDS_EACH * 7)) --devices 10000 --writes-per-minute 1 --calls-per-minute 3 --checks-per-minute 0.2 --web-credentials-per-minute 0.1 \
+  --shards 2 --replicas 3 --ramp $((SECONDS_EACH * 5)) --settle 60 --workers 4
 names="sqlite-1000 postgres-1000 shards2-1000 shards2-10000"
 if [ "$(id -u)" = 0 ]; then
   for shards in 1 2; do
