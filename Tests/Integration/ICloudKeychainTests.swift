@@ -45,6 +45,30 @@ import WorldTestSupport
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// `kclab up --cloudd-replicas 2`: cloudd runs twice over a PostgreSQL server of the lab's
+    /// own and the devices take the replicas in turn, so the phone and the Mac sync through
+    /// different replicas, and still agree; the server's folder goes with the lab.
+    @Test func devicesOnDifferentReplicasConverge() async throws {
+        let database = try await withLab(Self.world, clouddReplicas: 2) { (lab: RunningLab) async throws -> String in
+            let record = try #require(LabRecord.read(lab.state))
+            let postgres = try #require(record.processes.first { $0.name == "postgres" }?.folder, "\(record.processes.map(\.name))")
+            #expect(record.processes.contains { $0.name == "cloudd-2" && $0.program?.hasSuffix("/cloudd") == true })
+            let arguments = { (device: String) in record.processes.first { $0.name == "device \(device)" }?.arguments ?? [] }
+            #expect(arguments("phone").contains(lab.state.clouddEndpoint.path))
+            #expect(arguments("mac").contains(lab.state.clouddReplicaEndpoint(2).path))
+
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "mac") == "v1")
+            let update: [String: SecValue] = ["v_Data": .data(Data("v2".utf8))]
+            #expect(try lab.call(.update, on: "mac", as: Self.app, Self.query.filter { $0.key != "r_Data" }, changes: update).status == 0)
+            try lab.syncWait()
+            #expect(try Self.secret(lab, on: "phone") == "v2", "back through the other replica")
+            return postgres
+        }
+        #expect(!FileManager.default.fileExists(atPath: database), "kclab down removes the lab's PostgreSQL folder")
+    }
+
     @Test func aWriteReachesTheAccountsOtherDevicesOnlyThroughTheCloud() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)

@@ -1,5 +1,6 @@
 public import DeviceProtocol
 public import Foundation
+import PostgresInstance
 import WebsiteFixture
 import WorldBuilder
 import WorldFile
@@ -16,9 +17,23 @@ public enum Lab {
         public var cdn: String?
     }
 
+    /// The most cloudd replicas `up` starts.
+    public static let maximumClouddReplicas = 8
+
     /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
+    /// With `clouddReplicas` above 1, cloudd runs as that many replicas over one PostgreSQL server
+    /// of the lab's own, and the devices are spread over them in turn, so that an account's
+    /// devices sync through different replicas (docs/scale.md).
     /// `progress` hears each stage as it begins (kclab up prints them on standard error).
-    public static func up(world file: URL, state: LabState, progress: (String) -> Void = { _ in }) async throws -> Summary {
+    public static func up(
+        world file: URL,
+        state: LabState,
+        clouddReplicas: Int = 1,
+        progress: (String) -> Void = { _ in }
+    ) async throws -> Summary {
+        guard (1...maximumClouddReplicas).contains(clouddReplicas) else {
+            throw LabFailure("a lab runs 1 to \(maximumClouddReplicas) cloudd replicas, not \(clouddReplicas)")
+        }
         if let record = LabRecord.read(state), record.processes.contains(where: { LabProcesses.isAlive($0.pid) }) {
             throw LabFailure("a lab is already running in \(state.root.path); run kclab down --state \(state.root.path) first")
         }
@@ -29,12 +44,13 @@ public enum Lab {
         var record = LabRecord(worldFile: file.path, processes: [])
         var websites: SiteRecord? = nil
         var cdn: String? = nil
-        /// Starts a service and waits for its endpoint file.
-        func service(_ name: String, _ arguments: [String], endpoint: URL) async throws {
+        /// Starts a service (the program `program`, or `name`) and waits for its endpoint file.
+        func service(_ name: String, program: String? = nil, _ arguments: [String], endpoint: URL) async throws {
+            let program = program ?? name
             progress("starting \(name)")
             try? FileManager.default.removeItem(at: endpoint)
-            let pid = try LabProcesses.start(name, arguments, log: state.log(name))
-            record.processes.append(.init(name: name, pid: pid, program: LabProcesses.binaries.appending(path: name).path, arguments: arguments))
+            let pid = try LabProcesses.start(program, arguments, log: state.log(name))
+            record.processes.append(.init(name: name, pid: pid, program: LabProcesses.binaries.appending(path: program).path, arguments: arguments))
             try record.write(state)
             try await LabProcesses.waitFor(endpoint, process: pid, name: name, log: state.log(name))
         }
@@ -49,11 +65,25 @@ public enum Lab {
                 ],
                 endpoint: state.keychaindEndpoint
             )
-            try await service(
-                "cloudd",
-                ["--world", state.builtWorld.path, "--state", state.cloudd.path, "--port", "0", "--metrics-port", metricsPort],
-                endpoint: state.clouddEndpoint
-            )
+            var store: [String] = []
+            if clouddReplicas > 1 {
+                // The replicas share one database: a PostgreSQL server of the lab's own, whose
+                // folder goes when the lab does.
+                progress("starting PostgreSQL for \(clouddReplicas) cloudd replicas")
+                let database = try PostgresInstance(durable: true)
+                record.processes.append(.init(name: "postgres", pid: database.serverPID ?? 0, folder: database.folder.path))
+                try record.write(state)
+                store = ["--store", database.url]
+            }
+            for number in 1...clouddReplicas {
+                let folder = number == 1 ? state.cloudd : state.clouddReplicaEndpoint(number).deletingLastPathComponent()
+                try await service(
+                    number == 1 ? "cloudd" : "cloudd-\(number)",
+                    program: "cloudd",
+                    ["--world", state.builtWorld.path, "--state", folder.path, "--port", "0", "--metrics-port", metricsPort] + store,
+                    endpoint: state.clouddReplicaEndpoint(number)
+                )
+            }
             try? FileManager.default.removeItem(at: state.siteFile)
             var loginService: String? = nil
             if !world.websites.isEmpty {
@@ -94,13 +124,14 @@ public enum Lab {
             )
             var devicePIDs: [Int32] = []
             progress("starting \(world.devices.count) devices: \(world.devices.map(\.id).joined(separator: ", "))")
-            for device in world.devices {
+            for (index, device) in world.devices.enumerated() {
                 try? FileManager.default.removeItem(at: state.readyFile(device.id))
+                // Devices take the replicas in turn.
                 let arguments = [
                     "--world", file.path, "--built", state.builtWorld.path, "--id", device.id,
                     "--state", state.device(device.id).path, "--keychaind", state.keychaindEndpoint.path,
                     "--associationd", state.associationdEndpoint.path, "--webcredentiald", state.webcredentialdEndpoint.path,
-                    "--cloudd", state.clouddEndpoint.path, "--sites", state.siteFile.path,
+                    "--cloudd", state.clouddReplicaEndpoint(index % clouddReplicas + 1).path, "--sites", state.siteFile.path,
                 ]
                 let pid = try LabProcesses.start("device", arguments, log: state.log("device-\(device.id)"))
                 record.processes.append(
@@ -119,7 +150,10 @@ public enum Lab {
                 )
             }
         } catch {
-            for process in record.processes.reversed() { await LabProcesses.stop(process.pid) }
+            for process in record.processes.reversed() {
+                await LabProcesses.stop(process.pid)
+                if let folder = process.folder { try? FileManager.default.removeItem(atPath: folder) }
+            }
             throw error
         }
         var devices: [DeviceStatus] = []
@@ -134,9 +168,12 @@ public enum Lab {
     public static func down(state: LabState) async -> [String] {
         guard let record = LabRecord.read(state) else { return [] }
         var stopped: [String] = []
-        for process in record.processes.reversed() where LabProcesses.isAlive(process.pid) {
-            await LabProcesses.stop(process.pid)
-            stopped.append(process.name)
+        for process in record.processes.reversed() {
+            if LabProcesses.isAlive(process.pid) {
+                await LabProcesses.stop(process.pid)
+                stopped.append(process.name)
+            }
+            if let folder = process.folder { try? FileManager.default.removeItem(atPath: folder) }
         }
         try? FileManager.default.removeItem(at: state.labFile)
         return stopped

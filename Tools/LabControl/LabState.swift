@@ -42,6 +42,11 @@ public struct LabState: Sendable {
     public var webcredentialdEndpoint: URL { webcredentiald.appending(path: "endpoint.json") }
     public var cloudd: URL { root.appending(path: "cloudd") }
     public var clouddEndpoint: URL { cloudd.appending(path: "endpoint.json") }
+    /// The endpoint file of cloudd replica `number` (1 is the lab's cloudd, then `cloudd-2`, …),
+    /// when `kclab up --cloudd-replicas` started several.
+    public func clouddReplicaEndpoint(_ number: Int) -> URL {
+        number <= 1 ? clouddEndpoint : root.appending(path: "cloudd-\(number)/endpoint.json")
+    }
     /// The prompt log of device `id`.
     public func promptLog(_ id: String) -> URL { device(id).appending(path: PromptLog.fileName) }
 
@@ -68,12 +73,16 @@ public struct LabRecord: Codable, Sendable {
         /// written before restart existed).
         public var program: String?
         public var arguments: [String]?
+        /// A folder the process keeps its files in and that goes with it: `kclab down` removes it
+        /// once the process has stopped (the lab's PostgreSQL cluster).
+        public var folder: String?
 
-        public init(name: String, pid: Int32, program: String? = nil, arguments: [String]? = nil) {
+        public init(name: String, pid: Int32, program: String? = nil, arguments: [String]? = nil, folder: String? = nil) {
             self.name = name
             self.pid = pid
             self.program = program
             self.arguments = arguments
+            self.folder = folder
         }
     }
 

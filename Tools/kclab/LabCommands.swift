@@ -20,11 +20,25 @@ struct UpCommand: AsyncParsableCommand {
     @Option(help: "The state folder (built world, databases, sockets, logs).")
     var state = "state"
 
+    @Option(
+        help: """
+            Run cloudd as this many replicas (1 to 8) over a PostgreSQL server of the lab's own, the devices taking them \
+            in turn: an account's devices then sync through different replicas (docs/scale.md).
+            """
+    )
+    var clouddReplicas = 1
+
+    func validate() throws {
+        guard (1...Lab.maximumClouddReplicas).contains(clouddReplicas) else {
+            throw ValidationError("--cloudd-replicas must be 1 to \(Lab.maximumClouddReplicas)")
+        }
+    }
+
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
         let summary: Lab.Summary
         do {
-            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab) { stage in
+            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab, clouddReplicas: clouddReplicas) { stage in
                 FileHandle.standardError.write(Data("… \(stage)\n".utf8))
             }
         } catch {
