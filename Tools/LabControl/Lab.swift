@@ -71,7 +71,11 @@ public enum Lab {
                 // folder goes when the lab does.
                 progress("starting PostgreSQL for \(clouddReplicas) cloudd replicas")
                 let database = try PostgresInstance(durable: true)
-                record.processes.append(.init(name: "postgres", pid: database.serverPID ?? 0, folder: database.folder.path))
+                guard let pid = database.serverPID else {
+                    database.stop()
+                    throw LabFailure("PostgreSQL started in \(database.folder.path) but wrote no postmaster.pid")
+                }
+                record.processes.append(.init(name: "postgres", pid: pid, folder: database.folder.path))
                 try record.write(state)
                 store = ["--store", database.url]
             }
