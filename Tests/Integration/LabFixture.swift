@@ -58,15 +58,21 @@ struct RunningLab {
     }
 }
 
-/// Starts the world `yaml` in a fresh folder (cloudd as `clouddReplicas` replicas), runs `body`,
-/// and stops every process it started.
-func withLab<T>(_ yaml: String, clouddReplicas: Int = 1, _ body: (RunningLab) async throws -> T) async throws -> T {
+/// Starts the world `yaml` in a fresh folder (cloudd as `clouddReplicas` replicas, on
+/// `clouddShards` PostgreSQL servers of the lab's own when given), runs `body`, and stops every
+/// process it started.
+func withLab<T>(
+    _ yaml: String,
+    clouddReplicas: Int = 1,
+    clouddShards: Int? = nil,
+    _ body: (RunningLab) async throws -> T
+) async throws -> T {
     try await withTemporaryDirectory { folder in
         let file = folder.appending(path: "world.yaml")
         try Data(yaml.utf8).write(to: file)
         let state = LabState(root: folder.appending(path: "state"))
         do {
-            let summary = try await Lab.up(world: file, state: state, clouddReplicas: clouddReplicas)
+            let summary = try await Lab.up(world: file, state: state, clouddReplicas: clouddReplicas, clouddShards: clouddShards)
             let result = try await body(RunningLab(state: state, summary: summary))
             _ = await Lab.down(state: state)
             return result

@@ -11,12 +11,18 @@ extension Lab {
         guard var record = LabRecord.read(state) else {
             throw LabFailure("nothing was started in \(state.root.path); run kclab up")
         }
-        let name = serviceNames.contains(component) ? component : "device \(component)"
+        // A service, a replica (cloudd-2) or a PostgreSQL server is recorded by its name; a device as "device ID".
+        let name = record.processes.contains { $0.name == component } ? component : "device \(component)"
         guard let index = record.processes.firstIndex(where: { $0.name == name }) else {
             let known = record.processes.map { $0.name.hasPrefix("device ") ? String($0.name.dropFirst(7)) : $0.name }
             throw LabFailure("no \(component) in this lab: one of \(known.joined(separator: ", "))")
         }
         let process = record.processes[index]
+        if process.folder != nil {
+            record.processes[index].pid = try restartDatabase(process)
+            try record.write(state)
+            return record.processes[index].pid
+        }
         guard let program = process.program, var arguments = process.arguments else {
             throw LabFailure("this lab was started by an older kclab, which did not record how; run kclab down and up again")
         }

@@ -1,6 +1,5 @@
 public import DeviceProtocol
 public import Foundation
-import PostgresInstance
 import WebsiteFixture
 import WorldBuilder
 import WorldFile
@@ -21,19 +20,26 @@ public enum Lab {
     public static let maximumClouddReplicas = 8
 
     /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
-    /// With `clouddReplicas` above 1, cloudd runs as that many replicas over one PostgreSQL server
-    /// of the lab's own, and the devices are spread over them in turn, so that an account's
-    /// devices sync through different replicas (docs/scale.md).
+    /// With `clouddReplicas` above 1, cloudd runs as that many replicas over PostgreSQL servers
+    /// of the lab's own (`clouddShards` of them, the accounts sharded over them; one by default),
+    /// and the devices are spread over the replicas in turn, so that an account's devices sync
+    /// through different replicas (docs/scale.md). `clouddShards` alone puts the one cloudd on
+    /// that many servers; neither keeps it on SQLite.
     /// `progress` hears each stage as it begins (kclab up prints them on standard error).
     public static func up(
         world file: URL,
         state: LabState,
         clouddReplicas: Int = 1,
+        clouddShards: Int? = nil,
         progress: (String) -> Void = { _ in }
     ) async throws -> Summary {
         guard (1...maximumClouddReplicas).contains(clouddReplicas) else {
             throw LabFailure("a lab runs 1 to \(maximumClouddReplicas) cloudd replicas, not \(clouddReplicas)")
         }
+        if let clouddShards, !(1...maximumClouddShards).contains(clouddShards) {
+            throw LabFailure("a lab's cloudd runs on 1 to \(maximumClouddShards) PostgreSQL shards, not \(clouddShards)")
+        }
+        let databases = clouddShards ?? (clouddReplicas > 1 ? 1 : 0)
         if let record = LabRecord.read(state), record.processes.contains(where: { LabProcesses.isAlive($0.pid) }) {
             throw LabFailure("a lab is already running in \(state.root.path); run kclab down --state \(state.root.path) first")
         }
@@ -65,20 +71,9 @@ public enum Lab {
                 ],
                 endpoint: state.keychaindEndpoint
             )
-            var store: [String] = []
-            if clouddReplicas > 1 {
-                // The replicas share one database: a PostgreSQL server of the lab's own, whose
-                // folder goes when the lab does.
-                progress("starting PostgreSQL for \(clouddReplicas) cloudd replicas")
-                let database = try PostgresInstance(durable: true)
-                guard let pid = database.serverPID else {
-                    database.stop()
-                    throw LabFailure("PostgreSQL started in \(database.folder.path) but wrote no postmaster.pid")
-                }
-                record.processes.append(.init(name: "postgres", pid: pid, folder: database.folder.path))
-                try record.write(state)
-                store = ["--store", database.url]
-            }
+            // The replicas share the lab's own PostgreSQL servers, whose folders go when the lab does.
+            let store =
+                databases == 0 ? [] : try startDatabases(databases, record: &record, state: state, progress: progress).flatMap { ["--store", $0] }
             for number in 1...clouddReplicas {
                 let folder = number == 1 ? state.cloudd : state.clouddReplicaEndpoint(number).deletingLastPathComponent()
                 try await service(

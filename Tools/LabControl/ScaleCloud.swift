@@ -48,9 +48,10 @@ public final class ScaleCloud: Sendable {
         var limits: [CPULimit] = []
         // Each server goes into the lab's record as soon as it runs, and into its CPU group.
         func enter(_ server: PostgresInstance, as name: String) throws {
-            guard let pid = server.serverPID else { return }
-            record.processes.append(.init(name: name, pid: pid))
+            let process = try LabRecord.Process(database: server, name: name, ownFolder: false)
+            record.processes.append(process)
             try record.write(state)
+            let pid = process.pid
             guard let shardCores else { return }
             let limit = try CPULimit.make("kclab-\(getpid())-\(name)", cores: shardCores)
             limits.append(limit)

@@ -28,9 +28,21 @@ struct UpCommand: AsyncParsableCommand {
     )
     var clouddReplicas = 1
 
+    @Option(
+        help: """
+            Keep cloudd's accounts on this many PostgreSQL servers of the lab's own (1 to 4), sharded by a stable hash of \
+            the account (one with --cloudd-replicas above 1; without either, cloudd keeps SQLite). kclab restart postgres-2 \
+            restarts one (docs/scale.md).
+            """
+    )
+    var clouddShards: Int?
+
     func validate() throws {
         guard (1...Lab.maximumClouddReplicas).contains(clouddReplicas) else {
             throw ValidationError("--cloudd-replicas must be 1 to \(Lab.maximumClouddReplicas)")
+        }
+        if let clouddShards, !(1...Lab.maximumClouddShards).contains(clouddShards) {
+            throw ValidationError("--cloudd-shards must be 1 to \(Lab.maximumClouddShards)")
         }
     }
 
@@ -38,7 +50,8 @@ struct UpCommand: AsyncParsableCommand {
         let lab = LabState(root: URL(fileURLWithPath: state))
         let summary: Lab.Summary
         do {
-            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab, clouddReplicas: clouddReplicas) { stage in
+            summary = try await Lab.up(world: URL(fileURLWithPath: world), state: lab, clouddReplicas: clouddReplicas, clouddShards: clouddShards) {
+                stage in
                 FileHandle.standardError.write(Data("… \(stage)\n".utf8))
             }
         } catch {

@@ -7,7 +7,11 @@ struct RestartCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restart",
         abstract: "Stop one daemon or device of a running lab and start it again, on the same ports, without a full down and up.",
-        discussion: "COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, or a device's ID."
+        discussion: """
+            COMPONENT: keychaind, associationd, webcredentiald, cloudd (cloudd-2 … with --cloudd-replicas), postgres \
+            (postgres-2 …: the lab's own PostgreSQL servers, restarted on their ports from their folders), cdn, website, \
+            nginx, or a device's ID.
+            """
     )
 
     @Option(help: "The state folder.")
@@ -32,7 +36,8 @@ struct LogsCommand: AsyncParsableCommand {
         commandName: "logs",
         abstract: "Print the last lines of a lab's logs (every process's, or one), and with --follow, what they write next.",
         discussion: """
-            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, cloudd, a device's ID, audit: keychaind's \
+            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, cloudd (cloudd-2 …), postgres \
+            (postgres-2 …: the lab's own PostgreSQL servers, with --cloudd-replicas or --cloudd-shards), a device's ID, audit: keychaind's \
             audit log, one JSON line per decision (time, device, app, operation, status, rule), or cloudd-audit: cloudd's \
             (time, device, account, view, operation, status, outcome). Logs never hold a secret.
             """
@@ -89,6 +94,10 @@ struct LogsCommand: AsyncParsableCommand {
         guard let component else { return present.map { ($0, lab.log($0)) } }
         if component == "audit" { return [("audit", lab.keychaind.appending(path: "audit.jsonl"))] }
         if component == "cloudd-audit" { return [("cloudd-audit", lab.cloudd.appending(path: "audit.jsonl"))] }
+        // The lab's own PostgreSQL servers log in their folders, which PostgreSQL's user owns.
+        if let folder = LabRecord.read(lab)?.processes.first(where: { $0.name == component })?.folder {
+            return [(component, URL(fileURLWithPath: folder).appending(path: "server.log"))]
+        }
         for name in [component, "device-\(component)"] where present.contains(name) { return [(name, lab.log(name))] }
         throw fail("no log for \(component): one of \((present + ["audit", "cloudd-audit"]).joined(separator: ", "))", code: 2)
     }

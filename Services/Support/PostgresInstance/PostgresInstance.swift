@@ -33,6 +33,29 @@ public final class PostgresInstance: Sendable {
         try start(durable: true)
     }
 
+    /// The server whose cluster an earlier instance made in `folder`, on the port it was last
+    /// started on (from `data/postmaster.opts`, which PostgreSQL keeps after it stops), to stop
+    /// and start again (`kclab restart postgres`).
+    public init(reopening folder: URL) throws {
+        guard let bin = Self.binaries() else {
+            throw Failure(description: "PostgreSQL's initdb is not installed (make deps installs Debian's postgresql)")
+        }
+        let options = folder.appending(path: "data/postmaster.opts")
+        guard let text = try? String(contentsOf: options, encoding: .utf8), let port = Self.port(inOptions: text) else {
+            throw Failure(description: "\(options.path) does not say the server's port: it was never started there")
+        }
+        self.bin = bin
+        self.folder = folder
+        self.port = port
+    }
+
+    /// The port of `-p "PORT"` in the command line PostgreSQL wrote to `postmaster.opts`.
+    static func port(inOptions text: String) -> Int? {
+        let words = text.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\n")) }
+        guard let flag = words.firstIndex(of: "-p"), flag + 1 < words.count, let port = Int(words[flag + 1]) else { return nil }
+        return (1...65535).contains(port) ? port : nil
+    }
+
     /// An empty folder of its own (given to nobody when root) and a free port.
     private init(folder _: Void) throws {
         guard let bin = Self.binaries() else {
