@@ -82,6 +82,9 @@ struct FleetDevice: Sendable {
         let window = offlineWindow(from: start)
         var token: String? = nil
         var first = true
+        // A wait or fetch that failed (a connection refused or timed out, a call past its
+        // deadline) is tried again after a growing pause, as a device's push connection does.
+        var backoff = FleetBackoff(first: Self.firstReconnectPause, longest: Self.longestReconnectPause)
         while !Task.isCancelled {
             var back: ContinuousClock.Instant? = nil
             if let window, window.contains(ContinuousClock.now) {
@@ -99,12 +102,17 @@ struct FleetDevice: Sendable {
                 } catch {
                     if Task.isCancelled { return }
                     stats.failed("wait", kind: Self.kind(error))
-                    try? await Task.sleep(for: .seconds(1))
+                    try? await Task.sleep(for: backoff.pause())
                     continue
                 }
             }
             first = false
-            if await fetch(&token), let back { stats.record("catch-up", ContinuousClock.now - back) }
+            if await fetch(&token) {
+                backoff.reset()
+                if let back { stats.record("catch-up", ContinuousClock.now - back) }
+            } else {
+                try? await Task.sleep(for: backoff.pause())
+            }
         }
     }
 
@@ -127,12 +135,15 @@ struct FleetDevice: Sendable {
             } catch {
                 if Task.isCancelled { return false }
                 stats.failed("fetch", kind: Self.kind(error))
-                try? await Task.sleep(for: .seconds(1))
                 return false
             }
         }
         return true
     }
+
+    /// The first pause before a device tries a failed wait or fetch again, and the longest.
+    static let firstReconnectPause = Duration.seconds(1)
+    static let longestReconnectPause = Duration.seconds(30)
 
     /// When this device is offline, if it is one that goes offline.
     func offlineWindow(from start: ContinuousClock.Instant) -> Range<ContinuousClock.Instant>? {

@@ -31,17 +31,16 @@ enum FleetRetry {
         firstPause: Duration = .seconds(5),
         _ body: () async throws -> T
     ) async -> T? {
-        var pause = firstPause
+        var backoff = FleetBackoff(first: firstPause, longest: longestPause)
         while !Task.isCancelled {
             do {
                 return try await body()
             } catch {
                 if Task.isCancelled { return nil }
                 stats.failed(operation, kind: kind(error))
-                let wait = pause * Double.random(in: 0.5...1.5)
+                let wait = backoff.pause()
                 guard isTransient(error), ContinuousClock.now + wait < end else { return nil }
                 try? await Task.sleep(for: wait)
-                pause = min(pause * 2, longestPause)
             }
         }
         return nil

@@ -19,6 +19,9 @@ public final class ServiceClient: Sendable {
     private let client: HTTPClient
     private let current = Atomic<Int>(0)
 
+    /// How long an idle connection to a service is kept for the next call.
+    static let idleConnectionLifetime = TimeAmount.minutes(5)
+
     /// The base URL calls go to now.
     public var baseURL: String { baseURLs[current.load(ordering: .relaxed)] }
 
@@ -38,6 +41,11 @@ public final class ServiceClient: Sendable {
         // read timeout only catches a server gone silent mid-answer, and must outlast the
         // longest wait a server holds (cloudd's: 60 s).
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(70))
+        // An idle connection is kept for `idleConnectionLifetime` (AsyncHTTPClient's default is
+        // a minute): a new one costs a full TLS handshake on both sides, since swift-nio-ssl's
+        // client resumes no session, and a device that calls a service every minute or two would
+        // otherwise pay one for nearly every call (docs/scale.md).
+        configuration.connectionPool = .init(idleTimeout: Self.idleConnectionLifetime)
         // With replicas to move to, a refused connection fails its requests at once rather than
         // retrying the dead replica until the connect timeout; so does a fail-fast client, whose
         // next request connects afresh rather than waiting out the pool's pause.
