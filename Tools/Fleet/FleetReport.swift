@@ -87,6 +87,8 @@ public struct FleetReport: Sendable, Codable {
         public var fault: FleetFault
         /// What was done, or why it failed.
         public var outcome: String
+        /// Whether the fault could not be caused: the run then tested nothing of it.
+        public var failed: Bool = false
     }
 
     public struct Memory: Sendable, Codable, Equatable {

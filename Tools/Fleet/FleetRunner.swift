@@ -37,10 +37,13 @@ public enum FleetRunner {
             for fault in faults.sorted(by: { $0.atSeconds < $1.atSeconds }) {
                 try? await Task.sleep(until: start + .seconds(fault.atSeconds))
                 progress("fault \(fault): causing it")
-                let outcome: String
-                do { outcome = try await inject(fault) } catch { outcome = "failed: \(error)" }
-                progress("fault \(fault): \(outcome)")
-                outcomes.append(.init(fault: fault, outcome: outcome))
+                var outcome = FleetReport.FaultOutcome(fault: fault, outcome: "")
+                do { outcome.outcome = try await inject(fault) } catch {
+                    outcome.outcome = "failed: \(error)"
+                    outcome.failed = true
+                }
+                progress("fault \(fault): \(outcome.outcome)")
+                outcomes.append(outcome)
             }
             return outcomes
         }

@@ -212,6 +212,10 @@ struct FleetCommand: AsyncParsableCommand {
         if report.audit.lost > 0 {
             throw LabFailure("\(report.audit.lost) acknowledged writes are missing from cloudd")
         }
+        // So is a fault that could not be caused: the run did not test what it was asked to.
+        if let fault = report.faults.first(where: \.failed) {
+            throw LabFailure("fault \(fault.fault) could not be caused: \(fault.outcome)")
+        }
     }
 
     /// What the devices reach: the lab's world and keychaind (from its endpoint file), and `cloudd`.

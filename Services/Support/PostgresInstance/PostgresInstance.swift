@@ -80,7 +80,14 @@ public final class PostgresInstance: Sendable {
     /// Starts the server (again, after ``stop(removing:)`` with `removing` false).
     public func start(durable: Bool = false) throws {
         let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder.path)" + (durable ? "" : " -c fsync=off")
-        try run("pg_ctl", ["-D", data.path, "-l", folder.appending(path: "server.log").path, "-o", options, "-w", "-t", "60", "start"])
+        let log = folder.appending(path: "server.log")
+        do {
+            try run("pg_ctl", ["-D", data.path, "-l", log.path, "-o", options, "-w", "-t", "60", "start"])
+        } catch let failure as Failure {
+            // pg_ctl says only that the server did not start; the server's log says why.
+            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(8)
+            throw Failure(description: failure.description + "\nthe server's log (\(log.path)) ends:\n" + lines.joined(separator: "\n"))
+        }
     }
 
     /// The running server's process ID (the first line of `data/postmaster.pid`), if it runs.
@@ -130,20 +137,33 @@ public final class PostgresInstance: Sendable {
     /// shell's `system`: Foundation's Process does not see `runuser` end while the server that
     /// `pg_ctl start` leaves behind runs on. The arguments are paths of this folder, a port, fixed
     /// words and the lab's own statements, each quoted for the shell.
+    ///
+    /// The programs run without this process's open files (``closingInheritedFiles``): SwiftNIO
+    /// opens its sockets without close-on-exec, so a server started from a fleet of thousands of
+    /// connections would inherit them all, keep them open (the fleet's connections would never
+    /// really close) and count them against `max_files_per_process`: PostgreSQL then refused to
+    /// start ("insufficient file descriptors available to start server process").
     private func run(_ program: String, _ arguments: [String]) throws {
         let path = bin.appending(path: program).path
-        let prefix = geteuid() == 0 ? "/usr/sbin/runuser -u nobody -- " : ""
+        let prefix = geteuid() == 0 ? ["/usr/sbin/runuser", "-u", "nobody", "--"] : []
         let output = folder.appending(path: "\(program).out").path
-        let quoted = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let quoted = (["/bin/bash", "-c", Self.closingInheritedFiles, "postgres-program"] + prefix + [path] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
         // From the server's own folder: nobody may not enter the caller's working folder, and
         // psql would say so on the output this reads.
-        let command = "cd '\(folder.path)' && " + prefix + quoted.joined(separator: " ") + " </dev/null >'\(output)' 2>&1"
+        let command = "cd '\(folder.path)' && " + quoted.joined(separator: " ") + " </dev/null >'\(output)' 2>&1"
         let status = system(command)
         guard status == 0 else {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             throw Failure(description: "\(program) failed (\(status)): \(text.suffix(2000))")
         }
     }
+
+    /// A bash script that closes every open file but standard input, output and error, then runs
+    /// its arguments.
+    static let closingInheritedFiles =
+        #"for fd in /proc/self/fd/*; do fd=${fd##*/}; "# + #"if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#
 
     /// The folder holding PostgreSQL's programs (initdb, pg_ctl, pg_basebackup, psql): the first
     /// on PATH that has them all, else Debian's newest.
