@@ -59,15 +59,18 @@ import WorldTestSupport
             }
             for driver in drivers { await driver.handle(.wentOnline) }
 
-            let original = Self.item("v1")
+            // A secret long enough that random ciphertext cannot contain it by chance ("v1" did,
+            // one run in a few hundred).
+            let original = Self.item("v1-the-iphones-secret")
             await drivers[0].handle(.localChange(uuid: original.uuid, old: nil, new: original))
             await drivers[1].handle(.zoneChanged)
-            #expect(stores[1].secret(original.uuid) == "v1", "the Mac opened what the iPhone sealed")
+            #expect(stores[1].secret(original.uuid) == "v1-the-iphones-secret", "the Mac opened what the iPhone sealed")
 
             // cloudd holds a sealed record it cannot read.
             let raw = try await clients[0].get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
             let payload = try #require(raw.changes.first?.payload)
-            #expect(!String(decoding: payload, as: UTF8.self).contains("v1") && !String(decoding: payload, as: UTF8.self).contains("alice"))
+            let sealed = String(decoding: payload, as: UTF8.self)
+            #expect(!sealed.contains("the-iphones-secret") && !sealed.contains("alice") && !sealed.contains("example.com"))
 
             // Both edit; the Mac's reaches cloudd first, and the iPhone's stale tag loses.
             var macEdit = original

@@ -35,7 +35,7 @@ import WorldTestSupport
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             let report = lab.state.root.appending(path: "fleet.json")
             let run = try lab.kclab([
-                "fleet", "--devices", "100", "--per-account", "4", "--seconds", "8", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
+                "fleet", "--devices", "100", "--per-account", "4", "--seconds", "15", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
                 "--calls-per-minute", "60", "--checks-per-minute", "20", "--web-credentials-per-minute", "30", "--decline-share", "0.5",
                 "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
             ])
@@ -50,7 +50,7 @@ import WorldTestSupport
             let convergence = try #require(json["convergence"] as? [String: Any])
             let converged = try #require(convergence["converged"] as? Int)
             let arrivals = try #require((convergence["arrivals"] as? [String: Any])?["count"] as? Int)
-            #expect(uploads > 20, "about 100 × 12 / 60 × 8 = 160 writes: \(uploads)")
+            #expect(uploads > 20, "about 100 × 12 / 60 × 15 = 300 writes: \(uploads)")
             #expect((json["errors"] as? [String: Int])?.isEmpty == true, "\(json["errors"] ?? "")")
             #expect(converged == uploads && convergence["pending"] as? Int == 0, "every write reached every device of its account")
             #expect(arrivals == 3 * converged, "each write arrives at its account's three other devices, once each")

@@ -22,16 +22,19 @@ struct FleetWebCredentials: Sendable {
     let plan: FleetPlan
     let stats: FleetStats
 
-    /// Saves and asks until `end`, half of each at random.
+    /// Saves and asks until `end`, in turn, a save first: as a user saves a password before
+    /// autofill can offer it, so that a device whose user approves finds what it saved on its
+    /// next request even when a loaded machine leaves it time for only two calls.
     func run(until end: ContinuousClock.Instant) async {
         guard plan.webCredentialsPerDeviceMinute > 0, !hosts.isEmpty else { return }
         let http = ServiceClient(baseURL: webcredentiald, tls: tls)
+        var add = false
         while !Task.isCancelled {
             let next = ContinuousClock.now + FleetPlan.gap(perMinute: plan.webCredentialsPerDeviceMinute)
             guard next < end else { break }
             try? await Task.sleep(until: next)
             let host = hosts.randomElement() ?? ""
-            let add = Bool.random()
+            add.toggle()
             let function = add ? "SecAddSharedWebCredential" : "SecRequestSharedWebCredential"
             let started = ContinuousClock.now
             do {
