@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import PostgresInstance
 
 extension LabRecord.Process {
@@ -11,6 +11,11 @@ extension LabRecord.Process {
             throw LabFailure("PostgreSQL started in \(server.folder.path) but wrote no postmaster.pid")
         }
         self.init(name: name, pid: pid, folder: ownFolder ? server.folder.path : nil)
+    }
+
+    /// The server log of a PostgreSQL server of the lab's own (a process with a folder).
+    public var databaseLog: URL? {
+        folder.map { PostgresInstance.logFile(in: URL(fileURLWithPath: $0)) }
     }
 }
 
@@ -57,9 +62,6 @@ extension Lab {
         let server = try PostgresInstance(reopening: URL(fileURLWithPath: folder))
         server.stop(removing: false)
         try server.start(durable: true)
-        guard let pid = server.serverPID, pid > 0 else {
-            throw LabFailure("PostgreSQL started again in \(folder) but wrote no postmaster.pid")
-        }
-        return pid
+        return try LabRecord.Process(database: server, name: process.name, ownFolder: true).pid
     }
 }

@@ -95,8 +95,8 @@ struct LogsCommand: AsyncParsableCommand {
         if component == "audit" { return [("audit", lab.keychaind.appending(path: "audit.jsonl"))] }
         if component == "cloudd-audit" { return [("cloudd-audit", lab.cloudd.appending(path: "audit.jsonl"))] }
         // The lab's own PostgreSQL servers log in their folders, which PostgreSQL's user owns.
-        if let folder = LabRecord.read(lab)?.processes.first(where: { $0.name == component })?.folder {
-            return [(component, URL(fileURLWithPath: folder).appending(path: "server.log"))]
+        if let log = LabRecord.read(lab)?.processes.first(where: { $0.name == component })?.databaseLog {
+            return [(component, log)]
         }
         for name in [component, "device-\(component)"] where present.contains(name) { return [(name, lab.log(name))] }
         throw fail("no log for \(component): one of \((present + ["audit", "cloudd-audit"]).joined(separator: ", "))", code: 2)

@@ -37,9 +37,7 @@ public final class PostgresInstance: Sendable {
     /// started on (from `data/postmaster.opts`, which PostgreSQL keeps after it stops), to stop
     /// and start again (`kclab restart postgres`).
     public init(reopening folder: URL) throws {
-        guard let bin = Self.binaries() else {
-            throw Failure(description: "PostgreSQL's initdb is not installed (make deps installs Debian's postgresql)")
-        }
+        let bin = try Self.installedBinaries()
         let options = folder.appending(path: "data/postmaster.opts")
         guard let text = try? String(contentsOf: options, encoding: .utf8), let port = Self.port(inOptions: text) else {
             throw Failure(description: "\(options.path) does not say the server's port: it was never started there")
@@ -58,9 +56,7 @@ public final class PostgresInstance: Sendable {
 
     /// An empty folder of its own (given to nobody when root) and a free port.
     private init(folder _: Void) throws {
-        guard let bin = Self.binaries() else {
-            throw Failure(description: "PostgreSQL's initdb is not installed (make deps installs Debian's postgresql)")
-        }
+        let bin = try Self.installedBinaries()
         self.bin = bin
         folder = FileManager.default.temporaryDirectory.appending(path: "kclab-postgres-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -80,7 +76,7 @@ public final class PostgresInstance: Sendable {
     /// Starts the server (again, after ``stop(removing:)`` with `removing` false).
     public func start(durable: Bool = false) throws {
         let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder.path)" + (durable ? "" : " -c fsync=off")
-        let log = folder.appending(path: "server.log")
+        let log = Self.logFile(in: folder)
         do {
             try run("pg_ctl", ["-D", data.path, "-l", log.path, "-o", options, "-w", "-t", "60", "start"])
         } catch let failure as Failure {
@@ -164,6 +160,19 @@ public final class PostgresInstance: Sendable {
     /// its arguments.
     static let closingInheritedFiles =
         #"for fd in /proc/self/fd/*; do fd=${fd##*/}; "# + #"if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#
+
+    /// ``binaries()``, or the error that says how to install them.
+    static func installedBinaries() throws -> URL {
+        guard let bin = binaries() else {
+            throw Failure(description: "PostgreSQL's initdb is not installed (make deps installs Debian's postgresql)")
+        }
+        return bin
+    }
+
+    /// The server's log in the folder of a cluster this type made.
+    public static func logFile(in folder: URL) -> URL {
+        folder.appending(path: "server.log")
+    }
 
     /// The folder holding PostgreSQL's programs (initdb, pg_ctl, pg_basebackup, psql): the first
     /// on PATH that has them all, else Debian's newest.
