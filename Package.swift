@@ -615,7 +615,7 @@ let package = Package(
         /// cloudd: the CloudKit-like service iCloud Keychain syncs through (docs/icloud-keychain.md).
         .executableTarget(
             name: "cloudd",
-            dependencies: ["CloudService", "ServiceMetrics", "ServiceSupport", product("ArgumentParser"), product("Logging"), product("NIOCore")],
+            dependencies: ["CloudService", "ServiceMetrics", "ServiceSupport", product("ArgumentParser"), product("Logging")],
             path: "Services/Cloud/cloudd",
             swiftSettings: strictSettings
         ),

@@ -70,6 +70,12 @@ final class InMemoryZoneStorage: ZoneStorage {
             return (page, log.count)
         }
     }
+
+    func latest(in zone: ZoneID) throws -> Int {
+        zones.withLock { $0[zone]?.log.count ?? 0 }
+    }
+
+    var concurrentCalls: Int { 1 }
 }
 
 /// What travels in a record: the item's class, attributes and secret (the tests' stand-in for

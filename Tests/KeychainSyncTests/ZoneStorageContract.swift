@@ -22,6 +22,9 @@ enum ZoneStorageContract {
         #expect(try reopened.changes(in: zone, since: token).changes == [.deleted(id)])
         #expect(try reopened.changes(in: zone, since: nil).changes.isEmpty, "from nothing, a deleted record is not news")
         #expect(try reopened.changes(in: ZoneID(account: "bob@example.com", view: "Applications"), since: nil).changes.isEmpty)
+        #expect(try reopened.storage.latest(in: zone) == 2, "a save and a delete")
+        #expect(try reopened.storage.latest(in: ZoneID(account: "bob@example.com", view: "Applications")) == 0)
+        #expect(try reopened.storage.latest(in: ZoneID(account: zone.account, view: "Passwords")) == 0)
     }
 
     /// Eight writers at once, each with the tag it read (`stores` give each its own store, or one
@@ -49,6 +52,7 @@ enum ZoneStorageContract {
         let log = try stores[0].changes(in: zone, after: 0, limit: 1000)
         #expect(log.changes.map(\.sequence) == Array(1...log.latest), "the log's numbers follow each other")
         #expect(log.latest == 1 + 8 + 1, "the first save, eight own records, one winner")
+        #expect(try stores[0].latest(in: zone) == log.latest)
     }
 
     /// Two devices' engines converge through the store.

@@ -23,6 +23,12 @@ extension Lab {
             try record.write(state)
             return record.processes[index].pid
         }
+        if ScaleCloud.isPart(name) && process.program == nil {
+            throw LabFailure(
+                "\(name) is a server of a running fleet's own cloud, which goes with the fleet: "
+                    + "kclab fleet --fault restart-shard@SECONDS restarts a shard while devices run (docs/scale.md)"
+            )
+        }
         guard let program = process.program, var arguments = process.arguments else {
             throw LabFailure("this lab was started by an older kclab, which did not record how; run kclab down and up again")
         }

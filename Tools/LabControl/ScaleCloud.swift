@@ -117,13 +117,19 @@ public final class ScaleCloud: Sendable {
         for shard in shards { shard.stop() }
         for limit in limits { limit.remove() }
         if var record = LabRecord.read(state) {
-            record.processes.removeAll { ["cloudd-replica-", "postgres-shard-", "postgres-standby-"].contains(where: $0.name.hasPrefix) }
+            record.processes.removeAll { isPart($0.name) }
             try? record.write(state)
         }
     }
 }
 
 extension ScaleCloud {
+    /// Whether a process of the lab's record named `name` is part of a fleet's own cloud (a
+    /// replica, a shard or a standby), which goes with the fleet.
+    static func isPart(_ name: String) -> Bool {
+        ["cloudd-replica-", "postgres-shard-", "postgres-standby-"].contains(where: name.hasPrefix)
+    }
+
     /// What the cloud holds in memory now: its replicas and every process of its PostgreSQL
     /// servers (standbys included), in bytes.
     public var residentBytes: Int {

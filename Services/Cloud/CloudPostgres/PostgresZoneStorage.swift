@@ -49,7 +49,7 @@ public final class PostgresZoneStorage: ZoneStorage {
 
     /// Connects to `servers` (up to `connections` at once, opened as calls need them)
     /// and brings the schema up to date.
-    public init(servers: PostgresServers, connections: Int = 4, logger: Logger) throws {
+    public init(servers: PostgresServers, connections: Int = 8, logger: Logger) throws {
         slots = (0..<max(1, connections)).map { _ in Slot() }
         self.servers = servers
         self.logger = logger
@@ -88,8 +88,14 @@ public final class PostgresZoneStorage: ZoneStorage {
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
     ) throws -> Result {
         try transaction { session in
-            try session.run("INSERT INTO zones (account, view) VALUES (\(zone.account), \(zone.view)) ON CONFLICT DO NOTHING")
-            let locked = try session.run("SELECT latest FROM zones WHERE account = \(zone.account) AND view = \(zone.view) FOR UPDATE")
+            // Creates the zone's row or takes the one there, locked until commit either way (an
+            // upsert locks the row it updates), and reads its last number: one round trip.
+            let locked = try session.run(
+                """
+                INSERT INTO zones (account, view) VALUES (\(zone.account), \(zone.view))
+                ON CONFLICT (account, view) DO UPDATE SET latest = zones.latest RETURNING latest
+                """
+            )
             var sequence = try locked.rows.first?.decode(Int.self) ?? 0
             let (changes, result) = try decide { uuid in try Self.record(uuid, zone, session) }
             for change in changes {
@@ -98,28 +104,34 @@ public final class PostgresZoneStorage: ZoneStorage {
                 case .saved(let record):
                     try session.run(
                         """
-                        INSERT INTO records (account, view, uuid, change_tag, payload)
-                        VALUES (\(zone.account), \(zone.view), \(record.uuid), \(record.changeTag), \(record.payload))
-                        ON CONFLICT (account, view, uuid) DO UPDATE SET change_tag = EXCLUDED.change_tag, payload = EXCLUDED.payload
-                        """
-                    )
-                    try session.run(
-                        """
+                        WITH saved AS (
+                            INSERT INTO records (account, view, uuid, change_tag, payload)
+                            VALUES (\(zone.account), \(zone.view), \(record.uuid), \(record.changeTag), \(record.payload))
+                            ON CONFLICT (account, view, uuid) DO UPDATE SET change_tag = EXCLUDED.change_tag, payload = EXCLUDED.payload
+                        )
                         INSERT INTO changes (account, view, sequence, uuid, change_tag, payload)
                         VALUES (\(zone.account), \(zone.view), \(sequence), \(record.uuid), \(record.changeTag), \(record.payload))
                         """
                     )
                 case .deleted(let uuid):
-                    try session.run("DELETE FROM records WHERE account = \(zone.account) AND view = \(zone.view) AND uuid = \(uuid)")
                     try session.run(
-                        "INSERT INTO changes (account, view, sequence, uuid) VALUES (\(zone.account), \(zone.view), \(sequence), \(uuid))"
+                        """
+                        WITH gone AS (DELETE FROM records WHERE account = \(zone.account) AND view = \(zone.view) AND uuid = \(uuid))
+                        INSERT INTO changes (account, view, sequence, uuid) VALUES (\(zone.account), \(zone.view), \(sequence), \(uuid))
+                        """
                     )
                 }
             }
-            try session.run("UPDATE zones SET latest = \(sequence) WHERE account = \(zone.account) AND view = \(zone.view)")
             if !changes.isEmpty {
-                // Sent at commit, and only then.
-                try session.run("SELECT pg_notify(\(Self.changeChannel), \(zone.view + "/" + zone.account))")
+                // The notification is sent at commit, and only then.
+                try session.run(
+                    """
+                    WITH moved AS (
+                        UPDATE zones SET latest = \(sequence) WHERE account = \(zone.account) AND view = \(zone.view) RETURNING view
+                    )
+                    SELECT pg_notify(\(Self.changeChannel), \(zone.view + "/" + zone.account)) FROM moved
+                    """
+                )
             }
             return result
         }
@@ -138,20 +150,40 @@ public final class PostgresZoneStorage: ZoneStorage {
 
     public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
         try withSession { session in
-            let latest: PostgresQuery = "SELECT latest FROM zones WHERE account = \(zone.account) AND view = \(zone.view)"
-            let last = try session.run(latest).rows.first?.decode(Int.self) ?? 0
+            // The zone's last number and the page in one statement (one snapshot, one round
+            // trip): a zone with no row has no change; one with none after `sequence`, a row of nulls.
             let page: PostgresQuery = """
-                SELECT sequence, uuid, change_tag, payload FROM changes
-                WHERE account = \(zone.account) AND view = \(zone.view) AND sequence > \(sequence) ORDER BY sequence LIMIT \(limit)
+                SELECT zones.latest, page.sequence, page.uuid, page.change_tag, page.payload FROM zones
+                LEFT JOIN LATERAL (
+                    SELECT sequence, uuid, change_tag, payload FROM changes
+                    WHERE account = zones.account AND view = zones.view AND sequence > \(sequence) ORDER BY sequence LIMIT \(limit)
+                ) page ON true
+                WHERE zones.account = \(zone.account) AND zones.view = \(zone.view) ORDER BY page.sequence
                 """
-            let changes = try session.run(page).rows.map { row -> (sequence: Int, change: RecordChange) in
-                let (number, uuid, tag, payload) = try row.decode((Int, UUID, String?, Data?).self)
-                guard let tag, let payload else { return (number, .deleted(uuid)) }
-                return (number, .saved(CloudRecord(uuid: uuid, changeTag: tag, payload: payload)))
+            var latest = 0
+            var changes: [(sequence: Int, change: RecordChange)] = []
+            for row in try session.run(page).rows {
+                let (last, number, uuid, tag, payload) = try row.decode((Int, Int?, UUID?, String?, Data?).self)
+                latest = last
+                guard let number, let uuid else { continue }
+                guard let tag, let payload else {
+                    changes.append((number, .deleted(uuid)))
+                    continue
+                }
+                changes.append((number, .saved(CloudRecord(uuid: uuid, changeTag: tag, payload: payload))))
             }
-            return (changes, last)
+            return (changes, latest)
         }
     }
+
+    public func latest(in zone: ZoneID) throws -> Int {
+        try withSession { session in
+            try session.run("SELECT latest FROM zones WHERE account = \(zone.account) AND view = \(zone.view)").rows.first?.decode(Int.self) ?? 0
+        }
+    }
+
+    /// One call per connection of the pool.
+    public var concurrentCalls: Int { slots.count }
 
     private static func record(_ uuid: UUID, _ zone: ZoneID, _ session: Session) throws -> CloudRecord? {
         try session.run("SELECT change_tag, payload FROM records WHERE account = \(zone.account) AND view = \(zone.view) AND uuid = \(uuid)").rows

@@ -13,6 +13,8 @@ struct CloudRoutes: Sendable {
     let zones: CloudZones
     let watch: ChangeWatch<ZoneID>
     let audit: CloudAuditLog
+    /// The threads store calls block (``ZoneStorage/concurrentCalls`` or more).
+    let pool: NIOThreadPool
 
     static let views: Set<String> = ["Applications", "CreditCards", "Passwords", "Backstop"]
 
@@ -37,7 +39,7 @@ struct CloudRoutes: Sendable {
                 throw Self.problem(.recordTooLarge, "the record \(large.uuid) is \(large.payload?.count ?? 0) bytes: records are under 1 MiB")
             }
             let writes = body.writes.map { RecordWrite(uuid: $0.uuid, payload: $0.payload, expectedTag: $0.expectedTag) }
-            let outcomes = try await Self.blocking { try zones.modify(writes, in: zone) }
+            let outcomes = try await blocking { try zones.modify(writes, in: zone) }
             var answered: [String: CloudAPI.Outcome] = [:]
             var applied = false
             var counts: [CloudAPI.Outcome.Status: Int] = [:]
@@ -75,7 +77,7 @@ struct CloudRoutes: Sendable {
             let page: ZoneChanges
             do {
                 let since = query.get("since")
-                page = try await Self.blocking { try zones.changes(in: zone, since: since, limit: limit) }
+                page = try await blocking { try zones.changes(in: zone, since: since, limit: limit) }
             } catch ZoneChangesError.tokenExpired {
                 audit.record(CloudAuditLine(device, zone, "changes", status: 410, outcome: "tokenExpired"))
                 throw Self.problem(.tokenExpired, "the change token is not one this zone gave: fetch every change again (no since)")
@@ -98,7 +100,7 @@ struct CloudRoutes: Sendable {
             let deadline = ContinuousClock.now + .seconds(seconds)
             while true {
                 let version = watch.version(zone)
-                let current = try await Self.blocking { try zones.token(of: zone) }
+                let current = try await blocking { try zones.token(of: zone) }
                 if let since, since != current {
                     return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
                 }
@@ -107,7 +109,7 @@ struct CloudRoutes: Sendable {
                 // the caller has it (the feed from other replicas came back and woke everyone)
                 // waits on for the time left.
                 if !woken || since == nil || ContinuousClock.now >= deadline {
-                    let token = try await Self.blocking { try zones.token(of: zone) }
+                    let token = try await blocking { try zones.token(of: zone) }
                     return try Self.json(CloudAPI.WaitResponse(changed: woken && token != since, token: token))
                 }
             }
@@ -127,12 +129,14 @@ struct CloudRoutes: Sendable {
                     guard Self.views.contains(view) else { throw Self.problem(.unknownView, "no view '\(view)'") }
                     return [view]
                 } ?? Self.views.sorted()
-            let listings = try views.map { view in
-                let zone = ZoneID(account: account, view: view)
-                let records = try zones.storage.records(in: zone).map {
-                    CloudAPI.RecordSummary(uuid: $0.uuid, changeTag: $0.changeTag, size: $0.payload.count)
+            let listings = try await blocking {
+                try views.map { view in
+                    let zone = ZoneID(account: account, view: view)
+                    let records = try zones.storage.records(in: zone).map {
+                        CloudAPI.RecordSummary(uuid: $0.uuid, changeTag: $0.changeTag, size: $0.payload.count)
+                    }
+                    return CloudAPI.ZoneListing(account: account, view: view, token: try zones.token(of: zone), records: records)
                 }
-                return CloudAPI.ZoneListing(account: account, view: view, token: try zones.token(of: zone), records: records)
             }
             return try Self.json(listings)
         }
@@ -154,10 +158,10 @@ struct CloudRoutes: Sendable {
         return (device, ZoneID(account: account, view: view))
     }
 
-    /// Runs a store call, which blocks its thread on SQLite or PostgreSQL, on NIO's pool for
+    /// Runs a store call, which blocks its thread on SQLite or PostgreSQL, on cloudd's pool for
     /// blocking work: a stalled database then holds none of the threads that serve requests.
-    static func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await NIOThreadPool.singleton.runIfActive(body)
+    func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await pool.runIfActive(body)
     }
 
     static func json(_ value: some Encodable) throws -> Response {

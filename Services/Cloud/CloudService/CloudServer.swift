@@ -5,6 +5,8 @@ import CloudZones
 public import Foundation
 import Hummingbird
 public import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 public import ServiceMetrics
 public import ServiceSupport
@@ -37,12 +39,16 @@ public enum CloudServer {
             let router = Router(context: DeviceRequestContext.self)
             router.add(middleware: StoreUnavailableMiddleware())
             let audit = CloudAuditLog(file: configuration.auditFile, logger: logger)
-            let routes = CloudRoutes(zones: zones, watch: watch, audit: audit)
+            // NIO's shared pool has a thread a core: two here, so two round trips to PostgreSQL
+            // at a time would be all a replica's calls had in flight (docs/scale.md).
+            let pool = NIOThreadPool(numberOfThreads: max(System.coreCount, storage.concurrentCalls))
+            pool.start()
+            let routes = CloudRoutes(zones: zones, watch: watch, audit: audit, pool: pool)
             routes.add(to: router)
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
             let application = try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)
-            return [application, audit] + feeds
+            return [application, audit, ThreadPoolService(pool: pool)] + feeds
         }
     }
 
@@ -80,6 +86,16 @@ struct ZoneFeedService: Service {
         await cancelWhenGracefulShutdown {
             await feed.run(onChange: { watch.changed($0) }, onResume: { watch.changedEverything() })
         }
+    }
+}
+
+/// The store's threads as one of the daemon's services: shut down at graceful shutdown.
+struct ThreadPoolService: Service {
+    let pool: NIOThreadPool
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await pool.shutdownGracefully()
     }
 }
 

@@ -40,9 +40,7 @@ public final class SQLiteZoneStorage: ZoneStorage {
     ) throws -> Result {
         try database.write { db in
             let (changes, result) = try decide { uuid in try Self.record(db, uuid, zone) }
-            var sequence =
-                try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view])
-                ?? 0
+            var sequence = try Self.latest(db, zone)
             for change in changes {
                 sequence += 1
                 switch change {
@@ -92,9 +90,7 @@ public final class SQLiteZoneStorage: ZoneStorage {
                     """,
                 arguments: [zone.account, zone.view, sequence, limit]
             )
-            let latest =
-                try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view])
-                ?? 0
+            let latest = try Self.latest(db, zone)
             let changes: [(sequence: Int, change: RecordChange)] = rows.compactMap { row in
                 guard let uuid = UUID(uuidString: row["uuid"]) else { return nil }
                 let tag: String? = row["changeTag"]
@@ -104,6 +100,17 @@ public final class SQLiteZoneStorage: ZoneStorage {
             }
             return (changes, latest)
         }
+    }
+
+    public func latest(in zone: ZoneID) throws -> Int {
+        try database.read { db in try Self.latest(db, zone) }
+    }
+
+    /// One connection (a `DatabaseQueue`): its calls take turns.
+    public var concurrentCalls: Int { 1 }
+
+    private static func latest(_ db: Database, _ zone: ZoneID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view]) ?? 0
     }
 
     private static func record(_ db: Database, _ uuid: UUID, _ zone: ZoneID) throws -> CloudRecord? {

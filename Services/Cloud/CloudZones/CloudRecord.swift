@@ -57,6 +57,12 @@ public protocol ZoneStorage: Sendable {
     /// The zone's changes numbered after `sequence`, oldest first, at most `limit`; and the
     /// number of its last change (0 for an empty zone).
     func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int)
+    /// The number of the zone's last change (0 for an empty zone), in one read: what a device
+    /// waiting for news compares its token with.
+    func latest(in zone: ZoneID) throws -> Int
+    /// How many calls the store serves at once (its connections); cloudd gives its blocking
+    /// calls at least this many threads, so a round trip to a database server holds no other call.
+    var concurrentCalls: Int { get }
 }
 
 /// A store that cannot be reached now (its server is down or restarting): the call may be tried

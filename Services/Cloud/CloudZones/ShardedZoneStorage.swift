@@ -42,4 +42,10 @@ public final class ShardedZoneStorage: ZoneStorage {
     public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
         try store(zone).changes(in: zone, after: sequence, limit: limit)
     }
+
+    public func latest(in zone: ZoneID) throws -> Int {
+        try store(zone).latest(in: zone)
+    }
+
+    public var concurrentCalls: Int { shards.reduce(0) { $0 + $1.concurrentCalls } }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import CloudService
 import Foundation
 import Logging
-import NIOCore
 import ServiceMetrics
 import ServiceSupport
 
@@ -57,9 +56,6 @@ struct Cloudd: AsyncParsableCommand {
         var configuration = CloudServer.Configuration(daemon.configuration(defaultPort: 7705))
         configuration.metrics = metrics.address(defaultPort: 9705)
         configuration.stores = try storeLocations()
-        // Store calls run on NIO's blocking pool: enough threads for every connection of every
-        // store's pool (4 each), so that one stalled shard does not queue the others' calls.
-        NIOSingletons.blockingPoolThreadCountSuggestion = max(4, 4 * configuration.stores.count)
         try await CloudServer.run(configuration, logger: logger)
     }
 }
