@@ -1158,7 +1158,7 @@ let package = Package(
                 "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl",
                 "WorldTestSupport",
                 "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile", "Fleet",
-                product("Yams"),
+                product("Histogram"), product("Yams"),
             ],
             path: "Tests/KclabTests",
             swiftSettings: strictSettings

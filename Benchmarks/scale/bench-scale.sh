@@ -48,11 +48,13 @@ else
 fi
 
 echo
-echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  converged  lost  SecItem/s  SecItem p50/p99 ms  setup p99 ms  errors  KiB/device  fleet MiB  cloud MiB"
+echo "run              devices  uploads/s  upload p50/p99 ms  convergence p50/p99 ms  after start p50/p99 ms  started s  converged  lost  SecItem/s  SecItem p50/p99 ms  setup p99 ms  errors  KiB/device  fleet MiB  cloud MiB"
 for name in $names; do
   jq -r --arg name "$name" '[$name, .plan.devices, (.operations.upload.perSecond | floor),
       "\(.operations.upload.p50Milliseconds | floor)/\(.operations.upload.p99Milliseconds | floor)",
       "\(.convergence.arrivals.p50Milliseconds | floor)/\(.convergence.arrivals.p99Milliseconds | floor)",
+      (if .convergence.afterStart then "\(.convergence.afterStart.p50Milliseconds | floor)/\(.convergence.afterStart.p99Milliseconds | floor)" else "-" end),
+      (.convergence.startSeconds // "-" | if type == "number" then floor else . end),
       "\(.convergence.converged)/\(.audit.acknowledged)", .audit.lost,
       ([.operations | to_entries[] | select(.key | startswith("SecItem")) | .value.perSecond] | add // 0 | floor),
       "\(.operations.SecItemCopyMatching.p50Milliseconds // 0 | floor)/\(.operations.SecItemCopyMatching.p99Milliseconds // 0 | floor)",

@@ -54,6 +54,12 @@ import WorldTestSupport
             #expect((json["errors"] as? [String: Int])?.isEmpty == true, "\(json["errors"] ?? "")")
             #expect(converged == uploads && convergence["pending"] as? Int == 0, "every write reached every device of its account")
             #expect(arrivals == 3 * converged, "each write arrives at its account's three other devices, once each")
+            // Every device set up (below), so the start ended, within the run, and the arrivals
+            // measured after it are some of all the arrivals.
+            let started = try #require(convergence["startSeconds"] as? Double, "\(convergence)")
+            #expect(started > 0 && started <= (json["elapsedSeconds"] as? Double ?? 0), "\(convergence)")
+            let afterStart = (convergence["afterStart"] as? [String: Any])?["count"] as? Int ?? 0
+            #expect(afterStart <= arrivals, "\(convergence)")
             let audit = try #require(json["audit"] as? [String: Int])
             #expect(audit["acknowledged"] == uploads && audit["lost"] == 0, "every acknowledged write was read back: \(audit)")
             let memory = try #require(json["memory"] as? [String: Int])

@@ -29,6 +29,7 @@ struct FleetAssociations: Sendable {
         let installed = await FleetRetry.attempt("association setup", until: end, stats: stats, kind: FleetDevice.kind) {
             try await install(http)
         }
+        stats.startEnded()
         if installed != nil { stats.record("association setup", ContinuousClock.now - began) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await calls() }

@@ -82,6 +82,7 @@ struct FleetDevice: Sendable {
         let window = offlineWindow(from: start)
         var token: String? = nil
         var first = true
+        var starting = true
         // A wait or fetch that failed (a connection refused or timed out, a call past its
         // deadline) is tried again after a growing pause, as a device's push connection does.
         var backoff = FleetBackoff(first: Self.firstReconnectPause, longest: Self.longestReconnectPause)
@@ -109,6 +110,10 @@ struct FleetDevice: Sendable {
             first = false
             if await fetch(&token) {
                 backoff.reset()
+                if starting {
+                    starting = false
+                    stats.startEnded()
+                }
                 if let back { stats.record("catch-up", ContinuousClock.now - back) }
             } else {
                 try? await Task.sleep(for: backoff.pause())
@@ -150,6 +155,12 @@ struct FleetDevice: Sendable {
         guard let offline = plan.offline, offline.includes(index) else { return nil }
         let from = start + .seconds(offline.atSeconds)
         return from..<(from + .seconds(offline.seconds))
+    }
+
+    /// The steps of this device's start (``FleetStats/expectStarts(_:)``): its first fetch, and
+    /// its app's setup with keychaind and install with associationd when it has them.
+    var startSteps: Int {
+        1 + (app == nil ? 0 : 1) + (app?.associations == nil ? 0 : 1)
     }
 
     /// This device's account, by number.

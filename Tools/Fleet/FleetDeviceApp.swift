@@ -49,7 +49,13 @@ struct FleetDeviceApp: Sendable {
     /// `association setup`.
     func run(until end: ContinuousClock.Instant) async {
         let began = ContinuousClock.now
-        guard let reference = await FleetRetry.attempt("keychain setup", until: end, stats: stats, kind: Self.kind, setUp) else { return }
+        let setup = await FleetRetry.attempt("keychain setup", until: end, stats: stats, kind: Self.kind, setUp)
+        stats.startEnded()
+        guard let reference = setup else {
+            // Never set up, so never installed either: that step of its start is over too.
+            if associations != nil { stats.startEnded() }
+            return
+        }
         stats.record("keychain setup", ContinuousClock.now - began)
         let calls: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in

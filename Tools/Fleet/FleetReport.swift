@@ -32,6 +32,9 @@ public struct FleetReport: Sendable, Codable {
         operations = tally.latencies.mapValues { Latency($0, perSecond: Double($0.totalCount) / seconds) }
         convergence = Convergence(
             arrivals: Latency(tally.convergence, perSecond: Double(tally.convergence.totalCount) / seconds),
+            afterStart: tally.afterStart.totalCount == 0
+                ? nil : Latency(tally.afterStart, perSecond: Double(tally.afterStart.totalCount) / max(0.001, seconds - (tally.startSeconds ?? 0))),
+            startSeconds: tally.startSeconds,
             converged: tally.converged,
             pending: tally.pending
         )
@@ -67,6 +70,12 @@ public struct FleetReport: Sendable, Codable {
 
     public struct Convergence: Sendable, Codable, Equatable {
         public var arrivals: Latency
+        /// The arrivals of the writes made once every device had started (nil: none was): the
+        /// steady state, apart from the storm of a fleet's start.
+        public var afterStart: Latency?
+        /// Seconds from the run's start until every device's start was over; nil when some
+        /// device's never was.
+        public var startSeconds: Double?
         /// Writes every other device of the account has seen.
         public var converged: Int
         /// Writes some device had not seen when the run ended.
@@ -113,6 +122,11 @@ public struct FleetReport: Sendable, Codable {
         }
         for (name, latency) in operations.sorted(by: { $0.key < $1.key }) { lines.append(row(name, latency)) }
         lines.append(row("convergence", convergence.arrivals))
+        if let afterStart = convergence.afterStart { lines.append(row("  after the start", afterStart)) }
+        lines.append(
+            convergence.startSeconds.map { String(format: "every device had started after %.1f s", $0) }
+                ?? "some device's start never ended (its first fetch, app setup or install): no steady state was measured"
+        )
         lines.append("writes converged: \(convergence.converged), still travelling: \(convergence.pending)")
         for (function, counts) in statuses.sorted(by: { $0.key < $1.key }) {
             lines.append("\(function): " + counts.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))

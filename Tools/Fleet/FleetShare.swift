@@ -100,6 +100,7 @@ public final class FleetShare: Sendable {
         let (plan, stats, fleet) = (self.plan, self.stats, self.devices)
         let end = start + .seconds(plan.seconds)
         progress("starting \(fleet.count) devices")
+        stats.expectStarts(fleet.reduce(0) { $0 + $1.startSteps })
         await withTaskGroup(of: Void.self) { group in
             for device in fleet {
                 group.addTask {
@@ -140,6 +141,7 @@ public final class FleetShare: Sendable {
             await device.app?.calls.shutdown()
         }
         tally.devices = fleet.count
+        tally.startSeconds = stats.startedAt.map { ($0 - start) / .seconds(1) }
         tally.residentBeforeBytes = residentBefore
         tally.residentAfterBytes = ProcessMemory.resident(getpid())
         return tally

@@ -10,7 +10,10 @@ final class FleetStats: Sendable {
         var tally = FleetTally()
         /// Each write not yet seen by every other device of its account: when it was made, and
         /// how many devices have still to see it.
-        var travelling: [UUID: (made: ContinuousClock.Instant, writer: Int, remaining: Int)] = [:]
+        var travelling: [UUID: (made: ContinuousClock.Instant, writer: Int, remaining: Int, afterStart: Bool)] = [:]
+        /// The devices' start steps not yet over (``expectStarts(_:)``), and when the last ended.
+        var starting = 0
+        var started: ContinuousClock.Instant?
         /// The writes cloudd acknowledged, by account.
         var acknowledged: [Int: [UUID]] = [:]
     }
@@ -35,16 +38,37 @@ final class FleetStats: Sendable {
         state.withLock { $0.tally.statuses[function, default: [:]][status, default: 0] += 1 }
     }
 
+    /// The devices' start has `steps` more steps (a device's first fetch, its app's setup with
+    /// keychaind, its install with associationd), each ended by ``startEnded()``, done or given up.
+    func expectStarts(_ steps: Int) {
+        state.withLock { $0.starting += steps }
+    }
+
+    /// A start step ended; once the last has, writes made from then on are also measured apart
+    /// (``FleetTally/afterStart``): the fleet's steady state, without the storm of its start.
+    func startEnded() {
+        state.withLock { state in
+            state.starting -= 1
+            if state.starting == 0 { state.started = ContinuousClock.now }
+        }
+    }
+
     /// A write `writer` made at `instant`, which `others` devices have yet to see.
     func written(_ uuid: UUID, by writer: Int, at instant: ContinuousClock.Instant, others: Int) {
         guard others > 0 else { return }
-        state.withLock { $0.travelling[uuid] = (instant, writer, others) }
+        state.withLock { state in
+            let afterStart = state.started.map { instant >= $0 } ?? false
+            state.travelling[uuid] = (instant, writer, others, afterStart)
+        }
     }
 
     /// cloudd acknowledged `uuid`, written to `account`'s zone: it must never be lost.
     func acknowledged(_ uuid: UUID, account: Int) {
         state.withLock { $0.acknowledged[account, default: []].append(uuid) }
     }
+
+    /// When the last start step ended; nil while one has not.
+    var startedAt: ContinuousClock.Instant? { state.withLock { $0.started } }
 
     /// Every acknowledged write, by account.
     var acknowledgedWrites: [Int: [UUID]] { state.withLock { $0.acknowledged } }
@@ -60,6 +84,7 @@ final class FleetStats: Sendable {
         state.withLock { state in
             guard var entry = state.travelling[uuid], entry.writer != device else { return }
             _ = state.tally.convergence.record(Self.microseconds(instant - entry.made))
+            if entry.afterStart { _ = state.tally.afterStart.record(Self.microseconds(instant - entry.made)) }
             entry.remaining -= 1
             if entry.remaining == 0 {
                 state.travelling[uuid] = nil

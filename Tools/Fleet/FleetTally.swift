@@ -7,6 +7,11 @@ public struct FleetTally: Sendable, Codable {
     public var latencies: [String: Histogram<UInt64>] = [:]
     /// A write's arrival at each other device of its account, microseconds.
     public var convergence = FleetTally.histogram()
+    /// The same for the writes made once every device's start was over: the steady state.
+    public var afterStart = FleetTally.histogram()
+    /// Seconds from the run's start until every device's start was over (the last of its first
+    /// fetch, app setup and install); nil when some device's never was.
+    public var startSeconds: Double?
     /// Writes every other device of their account saw, and writes some device had not.
     public var converged = 0
     public var pending = 0
@@ -33,6 +38,9 @@ public struct FleetTally: Sendable, Codable {
     public mutating func add(_ other: FleetTally) {
         for (operation, histogram) in other.latencies { latencies[operation, default: Self.histogram()].add(histogram) }
         convergence.add(other.convergence)
+        afterStart.add(other.afterStart)
+        // The whole fleet had started once every share had.
+        startSeconds = devices == 0 ? other.startSeconds : startSeconds.flatMap { mine in other.startSeconds.map { max(mine, $0) } }
         converged += other.converged
         pending += other.pending
         errors.merge(other.errors, uniquingKeysWith: +)
