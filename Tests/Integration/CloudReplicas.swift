@@ -1,6 +1,7 @@
 import DeviceProtocol
 import Foundation
 import LabControl
+import Testing
 import WorldTestSupport
 
 /// cloudd processes of a test's own beside its lab's, over `stores` (`--store` each, in order),
@@ -8,10 +9,12 @@ import WorldTestSupport
 struct CloudReplicas {
     let pids: [Int32]
     let urls: [String]
+    let logs: [URL]
 
     static func start(_ lab: RunningLab, count: Int, stores: [String]) async throws -> CloudReplicas {
         var pids: [Int32] = []
         var urls: [String] = []
+        var logs: [URL] = []
         do {
             for index in 0..<count {
                 let state = lab.state.root.appending(path: "replica-\(index)")
@@ -22,6 +25,7 @@ struct CloudReplicas {
                     + stores.flatMap { ["--store", $0] }
                 let pid = try LabProcesses.start("cloudd", arguments, log: log)
                 pids.append(pid)
+                logs.append(log)
                 try await LabProcesses.waitFor(endpoint, process: pid, name: "cloudd", log: log)
                 guard let url = SiteRecord.endpointURL(endpoint) else { throw LabFailure("cloudd wrote no endpoint in \(state.path)") }
                 urls.append(url)
@@ -30,14 +34,24 @@ struct CloudReplicas {
             for pid in pids { await LabProcesses.stop(pid) }
             throw error
         }
-        return CloudReplicas(pids: pids, urls: urls)
+        return CloudReplicas(pids: pids, urls: urls, logs: logs)
     }
 
-    func stop() async {
+    /// Stops every replica (SIGTERM: a graceful shutdown); the lines of their logs that say one
+    /// crashed instead (a failed assertion of a debug build, a fatal error, a backtrace).
+    @discardableResult
+    func stop() async -> [String] {
         for pid in pids { await LabProcesses.stop(pid) }
+        return logs.flatMap { log in
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { line in
+                ["Assertion failed", "Fatal error", "Backtracing"].contains { line.contains($0) }
+            }.map { "\(log.lastPathComponent): \($0)" }
+        }
     }
 
-    /// Runs `body` with replicas started for it, and stops them whatever it does.
+    /// Runs `body` with replicas started for it, and stops them whatever it does; a replica that
+    /// did not stop cleanly fails the test.
     static func with(_ lab: RunningLab, count: Int, stores: [String], _ body: (CloudReplicas) async throws -> Void) async throws {
         let replicas = try await start(lab, count: count, stores: stores)
         do {
@@ -46,6 +60,7 @@ struct CloudReplicas {
             await replicas.stop()
             throw error
         }
-        await replicas.stop()
+        let crashes = await replicas.stop()
+        #expect(crashes.isEmpty, "a replica crashed while stopping: \(crashes)")
     }
 }

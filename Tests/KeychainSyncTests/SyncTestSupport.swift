@@ -76,6 +76,8 @@ final class InMemoryZoneStorage: ZoneStorage {
     }
 
     var concurrentCalls: Int { 1 }
+
+    func close() {}
 }
 
 /// What travels in a record: the item's class, attributes and secret (the tests' stand-in for

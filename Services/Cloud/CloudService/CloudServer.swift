@@ -48,7 +48,8 @@ public enum CloudServer {
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
             let application = try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)
-            return [application, audit, ThreadPoolService(pool: pool)] + feeds
+            // The store's service first, so that it is shut down last, once no request is left.
+            return [StoreService(pool: pool, storage: storage), application, audit] + feeds
         }
     }
 
@@ -89,12 +90,16 @@ struct ZoneFeedService: Service {
     }
 }
 
-/// The store's threads as one of the daemon's services: shut down at graceful shutdown.
-struct ThreadPoolService: Service {
+/// The store's threads and connections as one of the daemon's services: at shutdown, the store
+/// closes its connections on a thread of the pool (a connection dropped open is a fault
+/// postgres-nio's debug builds stop on), then the pool ends.
+struct StoreService: Service {
     let pool: NIOThreadPool
+    let storage: any ZoneStorage
 
     func run() async throws {
         try? await gracefulShutdown()
+        try? await pool.runIfActive { storage.close() }
         try await pool.shutdownGracefully()
     }
 }

@@ -109,6 +109,10 @@ public final class SQLiteZoneStorage: ZoneStorage {
     /// One connection (a `DatabaseQueue`): its calls take turns.
     public var concurrentCalls: Int { 1 }
 
+    public func close() {
+        try? database.close()
+    }
+
     private static func latest(_ db: Database, _ zone: ZoneID) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view]) ?? 0
     }

@@ -63,6 +63,8 @@ public protocol ZoneStorage: Sendable {
     /// How many calls the store serves at once (its connections); cloudd gives its blocking
     /// calls at least this many threads, so a round trip to a database server holds no other call.
     var concurrentCalls: Int { get }
+    /// Closes the store's connections, once no call is left (cloudd's last step at shutdown).
+    func close()
 }
 
 /// A store that cannot be reached now (its server is down or restarting): the call may be tried

@@ -48,4 +48,8 @@ public final class ShardedZoneStorage: ZoneStorage {
     }
 
     public var concurrentCalls: Int { shards.reduce(0) { $0 + $1.concurrentCalls } }
+
+    public func close() {
+        for shard in shards { shard.close() }
+    }
 }
