@@ -42,12 +42,7 @@ struct CloudReplicas {
     @discardableResult
     func stop() async -> [String] {
         for pid in pids { await LabProcesses.stop(pid) }
-        return logs.flatMap { log in
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").filter { line in
-                ["Assertion failed", "Fatal error", "Backtracing"].contains { line.contains($0) }
-            }.map { "\(log.lastPathComponent): \($0)" }
-        }
+        return crashLines(in: logs)
     }
 
     /// Runs `body` with replicas started for it, and stops them whatever it does; a replica that

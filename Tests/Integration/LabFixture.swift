@@ -2,6 +2,7 @@ import DeviceProtocol
 import Foundation
 import KeychainTypes
 import LabControl
+import Testing
 import WorldTestSupport
 
 /// A running lab (keychaind and devices, real processes) for one test, always stopped afterwards.
@@ -75,6 +76,10 @@ func withLab<T>(
             let summary = try await Lab.up(world: file, state: state, clouddReplicas: clouddReplicas, clouddShards: clouddShards)
             let result = try await body(RunningLab(state: state, summary: summary))
             _ = await Lab.down(state: state)
+            // Every process stopped cleanly: none crashed, now or while the test ran.
+            let logs = (try? FileManager.default.contentsOfDirectory(at: state.logs, includingPropertiesForKeys: nil)) ?? []
+            let crashes = crashLines(in: logs)
+            #expect(crashes.isEmpty, "a process of the lab crashed: \(crashes)")
             return result
         } catch {
             // Say what the processes logged: a failure here is usually explained there.
@@ -83,6 +88,17 @@ func withLab<T>(
             _ = await Lab.down(state: state)
             throw LabFailure("\(error)\n" + tails.joined(separator: "\n"))
         }
+    }
+}
+
+/// The lines of `logs` that say their process crashed: a failed assertion (debug builds), a
+/// fatal error, or the Swift runtime's backtrace.
+func crashLines(in logs: [URL]) -> [String] {
+    logs.flatMap { log in
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { line in
+            ["Assertion failed", "Fatal error", "*** Signal "].contains { line.contains($0) }
+        }.map { "\(log.lastPathComponent): \($0)" }
     }
 }
 
