@@ -39,8 +39,8 @@ public enum CloudServer {
             let router = Router(context: DeviceRequestContext.self)
             router.add(middleware: StoreUnavailableMiddleware())
             let audit = CloudAuditLog(file: configuration.auditFile, logger: logger)
-            // NIO's shared pool has a thread a core: two here, so two round trips to PostgreSQL
-            // at a time would be all a replica's calls had in flight (docs/scale.md).
+            // A store call blocks its thread for every round trip to the database: a thread for
+            // each connection of every store, so none waits for a thread (docs/scale.md).
             let pool = NIOThreadPool(numberOfThreads: max(System.coreCount, storage.concurrentCalls))
             pool.start()
             let routes = CloudRoutes(zones: zones, watch: watch, audit: audit, pool: pool)
