@@ -20,6 +20,9 @@ public final class PostgresZoneStorage: ZoneStorage {
     private let next = Atomic<Int>(0)
     private let servers: PostgresServers
     private let logger: Logger
+    /// The longest a round trip (or a connection's opening) may take: a server that hangs
+    /// without refusing costs a call this long, then a retryable error (docs/scale.md).
+    let roundTripLimit: TimeAmount
 
     /// The schema's versions, applied in order, each once (`schema_versions`).
     static let migrations: [(version: String, sql: [String])] = [
@@ -48,11 +51,13 @@ public final class PostgresZoneStorage: ZoneStorage {
     ]
 
     /// Connects to `servers` (up to `connections` at once, opened as calls need them)
-    /// and brings the schema up to date.
-    public init(servers: PostgresServers, connections: Int = 8, logger: Logger) throws {
+    /// and brings the schema up to date. A round trip that takes longer than `roundTripLimit`
+    /// closes its connection and fails the call as ``ZoneStoreUnavailable``.
+    public init(servers: PostgresServers, connections: Int = 8, roundTripLimit: Duration = .seconds(10), logger: Logger) throws {
         slots = (0..<max(1, connections)).map { _ in Slot() }
         self.servers = servers
         self.logger = logger
+        self.roundTripLimit = .nanoseconds(Int64(roundTripLimit / .nanoseconds(1)))
         try migrate()
     }
 
@@ -197,10 +202,11 @@ public final class PostgresZoneStorage: ZoneStorage {
     private struct Session {
         let connection: PostgresConnection
         let logger: Logger
+        let limit: TimeAmount
 
         @discardableResult
         func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
-            try connection.query(query, logger: logger).wait()
+            try connection.query(query, logger: logger).wait(atMost: limit)
         }
     }
 
@@ -218,13 +224,15 @@ public final class PostgresZoneStorage: ZoneStorage {
         do {
             if slot.connection?.isClosed ?? true {
                 do {
-                    slot.connection = try servers.connect(logger: logger).wait()
+                    slot.connection = try servers.connect(logger: logger).wait(atMost: roundTripLimit) { late in
+                        let _: EventLoopFuture<Void> = late.close()
+                    }
                 } catch {
                     throw ZoneStoreUnavailable("cannot connect: \(String(reflecting: error))")
                 }
             }
             guard let open = slot.connection else { throw ZoneStoreUnavailable("no connection to PostgreSQL") }
-            return try body(Session(connection: open, logger: logger))
+            return try body(Session(connection: open, logger: logger, limit: roundTripLimit))
         } catch let error where Self.isUnavailable(error) {
             _ = try? slot.connection?.close().wait()
             slot.connection = nil
@@ -238,7 +246,7 @@ public final class PostgresZoneStorage: ZoneStorage {
     /// server error of class 08 (connection exception) or 57 (operator intervention, such as a
     /// shutdown).
     static func isUnavailable(_ error: any Error) -> Bool {
-        if error is ZoneStoreUnavailable || error is ChannelError || error is IOError { return true }
+        if error is ZoneStoreUnavailable || error is RoundTripTimedOut || error is ChannelError || error is IOError { return true }
         guard let error = error as? PSQLError else { return false }
         guard error.code == .server else { return true }
         let state = error.serverInfo?[.sqlState] ?? ""
@@ -254,7 +262,9 @@ public final class PostgresZoneStorage: ZoneStorage {
                 try session.run("COMMIT")
                 return result
             } catch {
-                _ = try? session.run("ROLLBACK")
+                // A connection that failed is closed next, which ends its transaction; a
+                // ROLLBACK on it would only wait out another round trip's limit.
+                if !Self.isUnavailable(error) { _ = try? session.run("ROLLBACK") }
                 throw error
             }
         }
