@@ -8,6 +8,7 @@ import Logging
 import NIOHTTP1
 import PostgresInstance
 import ServiceSupport
+import Synchronization
 import Testing
 import WorldTestSupport
 
@@ -24,6 +25,87 @@ import WorldTestSupport
                 try await Self.exercise(lab, replicas.urls[0], shards)
             }
         }
+    }
+
+    /// bob's shard frozen (SIGSTOP: it neither answers nor refuses) while 32 of bob's writes
+    /// wait on it, more than cloudd has threads for one shard: alice's write is still answered
+    /// while every one of bob's waits, since each shard's calls run on threads of their own.
+    /// Thawed, bob's writes end saved or refused as retryable, and none acknowledged is lost.
+    @Test func aShardThatHangsHoldsOnlyItsOwnAccountsCalls() async throws {
+        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+            let shards = [try PostgresInstance(), try PostgresInstance()]
+            defer { for shard in shards { shard.stop() } }
+            try await CloudReplicas.with(lab, count: 1, stores: shards.map(\.url)) { replicas in
+                try await Self.hang(lab, replicas.urls[0], shards)
+            }
+        }
+    }
+
+    static func hang(_ lab: RunningLab, _ url: String, _ shards: [PostgresInstance]) async throws {
+        let world = lab.state.builtWorld
+        let alice = ServiceClient(baseURL: url, tls: try TLSIdentities.deviceClient(world: world, device: "phone"))
+        // Four clients of bob's, each with up to 8 connections at once (AsyncHTTPClient's limit).
+        let bobs = try (0..<4).map { _ in ServiceClient(baseURL: url, tls: try TLSIdentities.deviceClient(world: world, device: "pad")) }
+        defer {
+            for client in [alice] + bobs { Task { await client.shutdown() } }
+        }
+        let first = UUID()
+        #expect(try await save(bobs[0], first, "bob's").outcomes[first.uuidString]?.status == .saved)
+
+        try shards[1].pause()
+        defer { shards[1].resume() }
+        let answered = Answered()
+        let writes = (0..<32).map { index in
+            Task { () -> (UUID, Int) in
+                let id = UUID()
+                defer { answered.add() }
+                do {
+                    return (id, try await save(bobs[index % bobs.count], id, "bob's \(index)").outcomes[id.uuidString]?.status == .saved ? 200 : 0)
+                } catch {
+                    // A retryable refusal is a 503 `storeUnavailable`; anything else, -1.
+                    guard let failure = error as? ServiceClient.Failure, failure.body.contains("storeUnavailable") else { return (id, -1) }
+                    return (id, failure.status)
+                }
+            }
+        }
+        // Every connection cloudd may open to bob's shard is open (its eight, and its feed's):
+        // each of the shard's threads has a call that waits.
+        let opened = ContinuousClock.now
+        while connections(toPort: shards[1].port) < 9 {
+            guard ContinuousClock.now - opened < .seconds(60) else {
+                Issue.record("cloudd never opened its connections to the frozen shard: \(connections(toPort: shards[1].port)) of 9")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let aliceDuring = UUID()
+        let saved = try await save(alice, aliceDuring, "alice's, while bob's shard hangs")
+        let bobAnswered = answered.count
+        shards[1].resume()
+        #expect(saved.outcomes[aliceDuring.uuidString]?.status == .saved)
+        #expect(bobAnswered == 0, "alice's write waited for \(bobAnswered) of bob's to end: the shards share threads")
+
+        var acknowledged: Set<UUID> = [first]
+        for write in writes {
+            let (id, status) = await write.value
+            #expect(status == 200 || status == 503, "bob's write ended \(status): saved, or refused as retryable")
+            if status == 200 { acknowledged.insert(id) }
+        }
+        let seen = try await bobs[0].get("/v1/zones/Passwords/changes", as: CloudAPI.ChangesResponse.self)
+        #expect(acknowledged.isSubset(of: Set(seen.changes.map(\.uuid))), "nothing acknowledged was lost")
+    }
+
+    /// The established TCP connections to a loopback `port` (`/proc/net/tcp`: remote address
+    /// 127.0.0.1 and the port, state 01).
+    static func connections(toPort port: Int) -> Int {
+        // Read to the end: a file of /proc says it is empty, and Foundation's String(contentsOfFile:)
+        // gets only its first page.
+        let table = String(decoding: (try? FileHandle(forReadingAtPath: "/proc/net/tcp")?.readToEnd()) ?? Data(), as: UTF8.self)
+        let remote = String(format: "0100007F:%04X", port)
+        return table.split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[2] == remote && fields[3] == "01"
+        }.count
     }
 
     static func save(_ client: ServiceClient, _ id: UUID, _ text: String) async throws -> CloudAPI.ModifyResponse {
@@ -79,4 +161,13 @@ import WorldTestSupport
         let seen = try await bob.get("/v1/zones/Passwords/changes", as: CloudAPI.ChangesResponse.self)
         #expect(Set(seen.changes.map(\.uuid)) == [bobFirst, bobAfter], "nothing acknowledged was lost")
     }
+}
+
+/// How many of a test's calls have ended, counted from their tasks.
+private final class Answered: Sendable {
+    private let ended = Atomic<Int>(0)
+
+    func add() { ended.add(1, ordering: .relaxed) }
+
+    var count: Int { ended.load(ordering: .relaxed) }
 }

@@ -13,8 +13,8 @@ struct CloudRoutes: Sendable {
     let zones: CloudZones
     let watch: ChangeWatch<ZoneID>
     let audit: CloudAuditLog
-    /// The threads store calls block (``ZoneStorage/concurrentCalls`` or more).
-    let pool: NIOThreadPool
+    /// The threads store calls block: a pool for each shard.
+    let pools: StorePools
 
     static let views: Set<String> = ["Applications", "CreditCards", "Passwords", "Backstop"]
 
@@ -39,7 +39,7 @@ struct CloudRoutes: Sendable {
                 throw Self.problem(.recordTooLarge, "the record \(large.uuid) is \(large.payload?.count ?? 0) bytes: records are under 1 MiB")
             }
             let writes = body.writes.map { RecordWrite(uuid: $0.uuid, payload: $0.payload, expectedTag: $0.expectedTag) }
-            let outcomes = try await blocking { try zones.modify(writes, in: zone) }
+            let outcomes = try await blocking(zone) { try zones.modify(writes, in: zone) }
             var answered: [String: CloudAPI.Outcome] = [:]
             var applied = false
             var counts: [CloudAPI.Outcome.Status: Int] = [:]
@@ -77,7 +77,7 @@ struct CloudRoutes: Sendable {
             let page: ZoneChanges
             do {
                 let since = query.get("since")
-                page = try await blocking { try zones.changes(in: zone, since: since, limit: limit) }
+                page = try await blocking(zone) { try zones.changes(in: zone, since: since, limit: limit) }
             } catch ZoneChangesError.tokenExpired {
                 audit.record(CloudAuditLine(device, zone, "changes", status: 410, outcome: "tokenExpired"))
                 throw Self.problem(.tokenExpired, "the change token is not one this zone gave: fetch every change again (no since)")
@@ -100,7 +100,7 @@ struct CloudRoutes: Sendable {
             let deadline = ContinuousClock.now + .seconds(seconds)
             while true {
                 let version = watch.version(zone)
-                let current = try await blocking { try zones.token(of: zone) }
+                let current = try await blocking(zone) { try zones.token(of: zone) }
                 if let since, since != current {
                     return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
                 }
@@ -109,7 +109,7 @@ struct CloudRoutes: Sendable {
                 // the caller has it (the feed from other replicas came back and woke everyone)
                 // waits on for the time left.
                 if !woken || since == nil || ContinuousClock.now >= deadline {
-                    let token = try await blocking { try zones.token(of: zone) }
+                    let token = try await blocking(zone) { try zones.token(of: zone) }
                     return try Self.json(CloudAPI.WaitResponse(changed: woken && token != since, token: token))
                 }
             }
@@ -129,7 +129,7 @@ struct CloudRoutes: Sendable {
                     guard Self.views.contains(view) else { throw Self.problem(.unknownView, "no view '\(view)'") }
                     return [view]
                 } ?? Self.views.sorted()
-            let listings = try await blocking {
+            let listings = try await blocking(account) {
                 try views.map { view in
                     let zone = ZoneID(account: account, view: view)
                     let records = try zones.storage.records(in: zone).map {
@@ -158,10 +158,16 @@ struct CloudRoutes: Sendable {
         return (device, ZoneID(account: account, view: view))
     }
 
-    /// Runs a store call, which blocks its thread on SQLite or PostgreSQL, on cloudd's pool for
-    /// blocking work: a stalled database then holds none of the threads that serve requests.
-    func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await pool.runIfActive(body)
+    /// Runs a store call for `zone`, which blocks its thread on SQLite or PostgreSQL, on the
+    /// pool of the zone's shard: a stalled database then holds none of the threads that serve
+    /// requests, nor those of another shard's accounts.
+    func blocking<Result: Sendable>(_ zone: ZoneID, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await blocking(zone.account, body)
+    }
+
+    /// Runs a store call for `account`'s zones on the pool of its shard.
+    func blocking<Result: Sendable>(_ account: String, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await pools.run(for: account, body)
     }
 
     static func json(_ value: some Encodable) throws -> Response {

@@ -34,32 +34,32 @@ public enum CloudServer {
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
             let watch = ChangeWatch<ZoneID>()
-            let (storage, feeds) = try openStores(configuration, watch: watch, logger: logger)
+            let (shards, feeds) = try openStores(configuration, watch: watch, logger: logger)
+            let storage = shards.count == 1 ? shards[0] : ShardedZoneStorage(shards: shards)
             let zones = CloudZones(storage: storage)
             let router = Router(context: DeviceRequestContext.self)
             router.add(middleware: StoreUnavailableMiddleware())
             let audit = CloudAuditLog(file: configuration.auditFile, logger: logger)
             // A store call blocks its thread for every round trip to the database: a thread for
-            // each connection of every store, so none waits for a thread (docs/scale.md).
-            let pool = NIOThreadPool(numberOfThreads: max(System.coreCount, storage.concurrentCalls))
-            pool.start()
-            let routes = CloudRoutes(zones: zones, watch: watch, audit: audit, pool: pool)
+            // each connection, in a pool for each shard (docs/scale.md).
+            let pools = StorePools(shards: shards)
+            let routes = CloudRoutes(zones: zones, watch: watch, audit: audit, pools: pools)
             routes.add(to: router)
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
             let application = try configuration.daemon.application("cloudd", router: router, tls: tls, logger: logger, metrics: metricsURL)
             // The store's service first, so that it is shut down last, once no request is left.
-            return [StoreService(pool: pool, storage: storage), application, audit] + feeds
+            return [StoreService(pools: pools, storage: storage), application, audit] + feeds
         }
     }
 
-    /// The stores `configuration` names (several: shards), and for each on PostgreSQL the feed
-    /// that wakes this replica's waiters on the other replicas' writes.
+    /// The stores `configuration` names (several: the shards, in the shard map's order), and for
+    /// each on PostgreSQL the feed that wakes this replica's waiters on the other replicas' writes.
     static func openStores(
         _ configuration: Configuration,
         watch: ChangeWatch<ZoneID>,
         logger: Logger
-    ) throws -> (any ZoneStorage, [any Service]) {
+    ) throws -> ([any ZoneStorage], [any Service]) {
         let locations = configuration.stores.isEmpty ? [.sqlite(configuration.state.appending(path: "zones.sqlite"))] : configuration.stores
         var shards: [any ZoneStorage] = []
         var feeds: [any Service] = []
@@ -74,7 +74,7 @@ public enum CloudServer {
                 feeds.append(ZoneFeedService(feed: PostgresZoneFeed(servers: servers, logger: logger), watch: watch))
             }
         }
-        return (shards.count == 1 ? shards[0] : ShardedZoneStorage(shards: shards), feeds)
+        return (shards, feeds)
     }
 }
 
@@ -91,16 +91,15 @@ struct ZoneFeedService: Service {
 }
 
 /// The store's threads and connections as one of the daemon's services: at shutdown, the store
-/// closes its connections on a thread of the pool (a connection dropped open is a fault
-/// postgres-nio's debug builds stop on), then the pool ends.
+/// closes its connections on a thread of a pool (a connection dropped open is a fault
+/// postgres-nio's debug builds stop on), then the pools end.
 struct StoreService: Service {
-    let pool: NIOThreadPool
+    let pools: StorePools
     let storage: any ZoneStorage
 
     func run() async throws {
         try? await gracefulShutdown()
-        try? await pool.runIfActive { storage.close() }
-        try await pool.shutdownGracefully()
+        try await pools.shutdown { storage.close() }
     }
 }
 
