@@ -8,7 +8,8 @@
 #   make scale-demo   the demo lab, two PostgreSQL shards, three cloudd replicas over them and a
 #                fleet of 1,000 light devices for a minute; prints the report (docs/scale.md)
 #   make scale-faults   fleets of 500 devices through faults: a cloudd replica killed, a shard
-#                crashed and restarted, a standby promoted; prints each report (docs/scale.md)
+#                crashed and restarted, a shard frozen, a standby promoted; prints each report
+#                (docs/scale.md)
 #   make bench-scale   kclab fleet at 1,000 devices (cloudd on SQLite, one PostgreSQL, two shards)
 #                and 10,000 (release build); prints a table (docs/scale.md)
 #   make compose-demo   the demo world as containers (needs a Docker engine and docker-compose);
@@ -61,7 +62,7 @@ scale-demo: deps
 
 # One fleet run per fault, each beside the demo lab with a cloud of its own; a run fails when an
 # acknowledged write is lost. The lab goes down afterwards whatever the runs did (docs/scale.md).
-SCALE_FAULTS := kill-replica@15 restart-shard@15 promote-standby@15
+SCALE_FAULTS := kill-replica@15 restart-shard@15 pause-shard@15 promote-standby@15
 scale-faults: deps
 	$(SWIFT) build
 	$(BIN)/kclab up --state .scale

@@ -105,7 +105,8 @@ import WorldTestSupport
 
     /// The fault runs in small: a replica killed with SIGKILL while the devices write and wait
     /// (they move to the other), a shard crashed and started again (its accounts get retryable
-    /// errors for a while), then that shard's primary lost and its synchronous standby promoted.
+    /// errors for a while), the same shard frozen past cloudd's round-trip limit, then that
+    /// shard's primary lost and its synchronous standby promoted.
     /// Nothing cloudd acknowledged is lost, and every acknowledged write reaches every other
     /// device of its account.
     @Test func aFleetLosesNothingWhenAReplicaDiesAndAShardRestarts() async throws {
@@ -113,12 +114,14 @@ import WorldTestSupport
             let report = lab.state.root.appending(path: "faults.json")
             let run = try lab.kclab([
                 "fleet", "--devices", "60", "--per-account", "3", "--seconds", "30", "--settle", "40", "--ramp", "2", "--writes-per-minute", "30",
-                "--shards", "2", "--replicas", "2", "--fault", "kill-replica@5", "--fault", "restart-shard@8", "--fault", "promote-standby@22",
+                "--shards", "2", "--replicas", "2", "--fault", "kill-replica@5", "--fault", "restart-shard@8", "--fault", "pause-shard@14",
+                "--fault", "promote-standby@22",
                 "--json", report.path,
             ])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("fault kill-replica@5: cloudd replica 0 (pid"), "\(run.stdout)")
             #expect(run.stdout.contains("fault restart-shard@8: PostgreSQL shard 0 crashed"), "\(run.stdout)")
+            #expect(run.stdout.contains("fault pause-shard@14: PostgreSQL shard 0 frozen (SIGSTOP) and thawed"), "\(run.stdout)")
             #expect(run.stdout.contains("fault promote-standby@22: shard 0's primary crashed; its standby was promoted"), "\(run.stdout)")
             #expect(run.stderr.contains("starting shard 1's synchronous standby"), "\(run.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])

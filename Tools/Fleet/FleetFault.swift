@@ -7,6 +7,10 @@ public struct FleetFault: Sendable, Codable, Equatable, CustomStringConvertible 
         /// Crash the first PostgreSQL shard (immediate shutdown) and start it again 5 seconds
         /// later: its accounts get retryable errors meanwhile, the others carry on.
         case restartShard = "restart-shard"
+        /// Freeze the first PostgreSQL shard (SIGSTOP) for 12 s: it neither answers nor refuses,
+        /// so its accounts' calls fail retryably once cloudd's round-trip limit (10 s) passes,
+        /// while the other shards' accounts carry on, on threads of their own.
+        case pauseShard = "pause-shard"
         /// Crash the first shard's primary and promote its synchronous standby (`pg_ctl
         /// promote`): cloudd reconnects to the new primary.
         case promoteStandby = "promote-standby"

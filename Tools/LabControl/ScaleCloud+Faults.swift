@@ -5,6 +5,9 @@ import PostgresInstance
 extension ScaleCloud {
     /// How long a crashed shard stays down before it starts again.
     public static let shardDowntime: Duration = .seconds(5)
+    /// How long a frozen shard hangs: longer than cloudd's round-trip limit (10 s), so that
+    /// calls time out rather than only wait.
+    public static let shardPause: Duration = .seconds(12)
 
     /// Kills the first cloudd replica with SIGKILL, as a machine's loss would: its devices must
     /// move to the others. Says what it did.
@@ -36,6 +39,18 @@ extension ScaleCloud {
             try? record.write(state)
         }
         return String(format: "PostgreSQL shard 0 crashed (immediate shutdown) and started again %.1f s later", down / .seconds(1))
+    }
+
+    /// Freezes the first PostgreSQL shard (``PostgresInstance/pause()``) for ``shardPause``, as
+    /// a machine gone silent with its connections open, then thaws it. Says what it did.
+    public func pauseShard() async throws -> String {
+        guard let shard = shards.first else { throw LabFailure("pause-shard needs a shard of the fleet's own (--shards 1 or more)") }
+        try shard.pause()
+        let paused = ContinuousClock.now
+        try? await Task.sleep(for: Self.shardPause)
+        shard.resume()
+        let hung = ContinuousClock.now - paused
+        return String(format: "PostgreSQL shard 0 frozen (SIGSTOP) and thawed %.1f s later", hung / .seconds(1))
     }
 
     /// Crashes the first shard's primary (immediate shutdown) and promotes its synchronous

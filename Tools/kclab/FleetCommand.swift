@@ -90,7 +90,8 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(
         help: """
             Cause a fault in the fleet's own cloud at a second of the run: kill-replica@SECONDS, \
-            restart-shard@SECONDS or promote-standby@SECONDS. Repeatable; needs --shards or --replicas.
+            restart-shard@SECONDS, pause-shard@SECONDS or promote-standby@SECONDS. Repeatable; needs \
+            --shards or --replicas.
             """
     )
     var fault: [String] = []
@@ -179,6 +180,7 @@ struct FleetCommand: AsyncParsableCommand {
                 switch fault.kind {
                 case .killReplica: return try scale.killReplica(state: state)
                 case .restartShard: return try await scale.restartShard(state: state)
+                case .pauseShard: return try await scale.pauseShard()
                 case .promoteStandby: return try scale.promoteStandby(state: state)
                 }
             }
