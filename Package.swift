@@ -607,7 +607,7 @@ let package = Package(
             name: "CloudService",
             dependencies: [
                 "CloudAPI", "CloudPostgres", "CloudStore", "CloudZones", "LabErrors", "ServiceMetrics", "ServiceSupport",
-                product("Hummingbird"), product("Logging"), product("NIOCore"), product("NIOPosix"), product("ServiceLifecycle"),
+                product("Hummingbird"), product("Logging"), product("Metrics"), product("NIOCore"), product("NIOPosix"), product("ServiceLifecycle"),
             ],
             path: "Services/Cloud/CloudService",
             swiftSettings: strictSettings

@@ -15,14 +15,22 @@ import WorldTestSupport
 /// cloudd over two PostgreSQL shards (`--store` twice): alice's account lives on shard 0, bob's on
 /// shard 1 (FNV-1a of the account). With bob's shard stopped, bob's devices get 503
 /// `storeUnavailable`, which they retry, while alice's carry on; started again, bob's shard has
-/// everything it acknowledged, and takes writes again.
+/// everything it acknowledged, and takes writes again. cloudd's metrics count each shard's store
+/// calls apart.
 @Suite(.serialized) struct CloudShardTests {
     @Test func aShardThatIsDownCostsOnlyItsOwnAccounts() async throws {
         try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
             let shards = [try PostgresInstance(), try PostgresInstance()]
             defer { for shard in shards { shard.stop() } }
-            try await CloudReplicas.with(lab, count: 1, stores: shards.map(\.url)) { replicas in
+            try await CloudReplicas.with(lab, count: 1, stores: shards.map(\.url), metrics: true) { replicas in
                 try await Self.exercise(lab, replicas.urls[0], shards)
+                // The operator's view: each shard's store calls under its own label.
+                let lines = try lab.metrics(replicas.endpoints[0]).lines
+                #expect(lines.contains(#"cloud_store_calls_total{shard="1",outcome="unavailable"} 1"#), "bob's write while down: \(lines)")
+                #expect(lines.contains(#"cloud_store_calls_total{shard="0",outcome="unavailable"} 0"#), "alice's shard carried on: \(lines)")
+                #expect(lines.contains(#"cloud_store_calls_total{shard="0",outcome="ok"} 2"#), "alice's two writes: \(lines)")
+                #expect(lines.contains(#"cloud_store_calls_total{shard="1",outcome="ok"} 3"#), "bob's two writes and his fetch: \(lines)")
+                #expect(lines.contains { $0.hasPrefix(#"cloud_store_wait_duration_seconds_count{shard="1"}"#) }, "\(lines)")
             }
         }
     }

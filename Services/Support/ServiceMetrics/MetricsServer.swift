@@ -39,12 +39,13 @@ public struct MetricsServer: Service {
         return metrics
     }
 
-    /// From 50 µs to 5 s: keychain lookups take a fraction of a millisecond, association fetches
-    /// seconds.
+    /// From 50 µs to 30 s: keychain lookups take a fraction of a millisecond, association fetches
+    /// seconds, and a call to a cloud store that hangs up to its round-trip limit (10 s) or its
+    /// longest wait for a thread (20 s).
     static let durationBuckets: [Duration] = [
         .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
-        .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+        .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
     ]
 
     /// The bound port.
