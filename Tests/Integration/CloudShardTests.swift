@@ -43,7 +43,8 @@ import WorldTestSupport
         try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
             let shards = [try PostgresInstance(), try PostgresInstance()]
             defer { for shard in shards { shard.stop() } }
-            try await CloudReplicas.with(lab, count: 1, stores: shards.map(\.url)) { replicas in
+            // Three connections a store (`?connections=3`), so three threads a shard.
+            try await CloudReplicas.with(lab, count: 1, stores: shards.map { $0.url + "?connections=3" }) { replicas in
                 try await Self.hang(lab, replicas.urls[0], shards)
             }
         }
@@ -76,12 +77,12 @@ import WorldTestSupport
                 }
             }
         }
-        // Every connection cloudd may open to bob's shard is open (its eight, and its feed's):
+        // Every connection cloudd may open to bob's shard is open (its three, and its feed's):
         // each of the shard's threads has a call that waits.
         let opened = ContinuousClock.now
-        while connections(toPort: shards[1].port) < 9 {
+        while connections(toPort: shards[1].port) < 4 {
             guard ContinuousClock.now - opened < .seconds(60) else {
-                Issue.record("cloudd never opened its connections to the frozen shard: \(connections(toPort: shards[1].port)) of 9")
+                Issue.record("cloudd never opened its connections to the frozen shard: \(connections(toPort: shards[1].port)) of 4")
                 return
             }
             try await Task.sleep(for: .milliseconds(50))
@@ -89,7 +90,9 @@ import WorldTestSupport
         let aliceDuring = UUID()
         let saved = try await save(alice, aliceDuring, "alice's, while bob's shard hangs")
         let bobAnswered = answered.count
+        let open = connections(toPort: shards[1].port)
         shards[1].resume()
+        #expect(open == 4, "the store's three connections and the feed's, no more, with 32 calls waiting: \(open)")
         #expect(saved.outcomes[aliceDuring.uuidString]?.status == .saved)
         #expect(bobAnswered == 0, "alice's write waited for \(bobAnswered) of bob's to end: the shards share threads")
 

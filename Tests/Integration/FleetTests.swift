@@ -37,11 +37,11 @@ import WorldTestSupport
             let run = try lab.kclab([
                 "fleet", "--devices", "100", "--per-account", "4", "--seconds", "15", "--settle", "30", "--ramp", "2", "--writes-per-minute", "12",
                 "--calls-per-minute", "60", "--checks-per-minute", "20", "--web-credentials-per-minute", "30", "--decline-share", "0.5",
-                "--shards", "2", "--replicas", "2", "--workers", "2", "--json", report.path,
+                "--shards", "2", "--replicas", "2", "--connections", "3", "--workers", "2", "--json", report.path,
             ])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("fleet: 100 devices over 25 accounts"), "\(run.stdout)")
-            #expect(run.stderr.contains("starting cloudd replica 1 over 2 shards"), "\(run.stderr)")
+            #expect(run.stderr.contains("starting cloudd replica 1 over 2 shards, 3 connections to each"), "\(run.stderr)")
             #expect(run.stderr.contains("worker 0-52: minting 52 device identities"), "two workers, each of whole accounts: \(run.stderr)")
             #expect(run.stderr.contains("worker 52-100: starting 48 devices"), "\(run.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
@@ -100,6 +100,8 @@ import WorldTestSupport
             // An app under a development profile lists its devices, and no fleet device is on it.
             let refused = try lab.kclab(["fleet", "--devices", "4", "--seconds", "1", "--app", "com.example.App"])
             #expect(refused.status != 0 && refused.stderr.contains("com.example.App's profile is a development profile"), "\(refused.stderr)")
+            let none = try lab.kclab(["fleet", "--devices", "4", "--seconds", "1", "--shards", "1", "--connections", "0"])
+            #expect(none.status != 0 && none.stderr.contains("--connections must be 1 to 64"), "\(none.stderr)")
         }
     }
 

@@ -7,8 +7,15 @@ struct PostgresLocationTests {
     @Test func aURLGivesItsParts() throws {
         let location = try PostgresLocation(url: "postgres://kclab@127.0.0.1:5433/zones")
         #expect(location.user == "kclab" && location.host == "127.0.0.1" && location.port == 5433 && location.database == "zones")
-        #expect(location.socketFolder == nil && !location.requireTLS)
+        #expect(location.socketFolder == nil && !location.requireTLS && location.connections == 8)
         #expect(location.description == "postgres://kclab@127.0.0.1:5433/zones")
+    }
+
+    @Test func connectionsAreCloudsOwnOption() throws {
+        let location = try PostgresLocation(url: "postgres://kclab@127.0.0.1:5433/zones?sslmode=require&connections=3")
+        #expect(location.connections == 3 && location.requireTLS)
+        #expect(location.description == "postgres://kclab@127.0.0.1:5433/zones?sslmode=require&connections=3")
+        #expect(try PostgresLocation(url: "postgres://kclab@db/zones?connections=64").connections == 64)
     }
 
     @Test func defaultsAreLibpqs() throws {
@@ -47,6 +54,9 @@ struct PostgresLocationTests {
             ("postgres://kclab@" + Array(repeating: "h:1", count: 9).joined(separator: ",") + "/x", "more than 8 servers"),
             ("postgres://kclab@127.0.0.1/x?target_session_attrs=any", "target_session_attrs can only be read-write"),
             ("postgres://kclab@a:1,b:2/x?host=/run", "a Unix socket is one server"),
+            ("postgres://kclab@127.0.0.1/x?connections=0", "connections= must be a whole number from 1 to 64"),
+            ("postgres://kclab@127.0.0.1/x?connections=65", "connections= must be a whole number from 1 to 64"),
+            ("postgres://kclab@127.0.0.1/x?connections=many", "connections= must be a whole number from 1 to 64"),
         ]
         for (url, reason) in cases {
             #expect(throws: PostgresLocation.Invalid.self, "\(url)") { try PostgresLocation(url: url) }

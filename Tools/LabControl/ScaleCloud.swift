@@ -28,13 +28,16 @@ public final class ScaleCloud: Sendable {
     /// Starts `shardCount` PostgreSQL servers (with `standbys`, each with a streaming standby
     /// every commit waits for) and `replicaCount` cloudd replicas over them, beside the lab in
     /// `state`; with `shardCores`, each shard's server (and standby) is held to that many cores,
-    /// as a database machine of its own (``CPULimit``); `progress` hears each step.
+    /// as a database machine of its own (``CPULimit``); with `connections`, each replica opens up
+    /// to that many to each shard (the store URL's `connections=`; else cloudd's default, 8);
+    /// `progress` hears each step.
     public static func start(
         state: LabState,
         shards shardCount: Int,
         replicas replicaCount: Int,
         standbys withStandbys: Bool = false,
         shardCores: Double? = nil,
+        connections: Int? = nil,
         progress: (String) -> Void
     ) async throws -> ScaleCloud {
         guard (1...8).contains(shardCount), (1...16).contains(replicaCount) else {
@@ -73,11 +76,15 @@ public final class ScaleCloud: Sendable {
             }
             // A shard with a standby is named by both servers: cloudd keeps to the one taking writes.
             let stores = shards.indices.map { index in
-                standbys.indices.contains(index)
-                    ? "postgres://kclab@127.0.0.1:\(shards[index].port),127.0.0.1:\(standbys[index].port)/postgres" : shards[index].url
+                (standbys.indices.contains(index)
+                    ? "postgres://kclab@127.0.0.1:\(shards[index].port),127.0.0.1:\(standbys[index].port)/postgres" : shards[index].url)
+                    + (connections.map { "?connections=\($0)" } ?? "")
             }
             for index in 0..<replicaCount {
-                progress("starting cloudd replica \(index) over \(shardCount) shard\(shardCount == 1 ? "" : "s")")
+                progress(
+                    "starting cloudd replica \(index) over \(shardCount) shard\(shardCount == 1 ? "" : "s")"
+                        + (connections.map { ", \($0) connection\($0 == 1 ? "" : "s") to each" } ?? "")
+                )
                 let folder = state.root.appending(path: "scale/replica-\(index)")
                 let endpoint = folder.appending(path: "endpoint.json")
                 try? FileManager.default.removeItem(at: endpoint)

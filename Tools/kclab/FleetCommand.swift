@@ -87,6 +87,9 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Start this many cloudd replicas over the fleet's shards (one shard unless --shards says), and spread the devices over them.")
     var replicas: Int?
 
+    @Option(help: "PostgreSQL connections each of the fleet's cloudd replicas opens to each shard, at most (1 to 64; default 8).")
+    var connections: Int?
+
     @Option(
         help: """
             Cause a fault in the fleet's own cloud at a second of the run: kill-replica@SECONDS, \
@@ -133,6 +136,12 @@ struct FleetCommand: AsyncParsableCommand {
         if !plan.faults.isEmpty, shards == nil, replicas == nil {
             throw ValidationError("--fault acts on the fleet's own cloud: give --shards or --replicas")
         }
+        if let connections {
+            guard shards != nil || replicas != nil else {
+                throw ValidationError("--connections sizes the fleet's own cloud: give --shards or --replicas")
+            }
+            guard (1...64).contains(connections) else { throw ValidationError("--connections must be 1 to 64") }
+        }
         if let shardCores {
             guard shards != nil || replicas != nil else { throw ValidationError("--shard-cores holds the fleet's own shards: give --shards") }
             guard (0.05...64).contains(shardCores) else { throw ValidationError("--shard-cores must be 0.05 to 64") }
@@ -152,7 +161,8 @@ struct FleetCommand: AsyncParsableCommand {
                 shards: shards ?? 1,
                 replicas: replicas ?? 1,
                 standbys: plan.faults.contains { $0.kind == .promoteStandby },
-                shardCores: shardCores
+                shardCores: shardCores,
+                connections: connections
             ) { line in warn(line) }
             scale = cloud
             urls = cloud.replicas + replica

@@ -4,7 +4,9 @@ import PostgresNIO
 
 /// Where a PostgreSQL store is, from a URL as libpq spells one:
 /// `postgres://USER@HOST:PORT/DATABASE`, `postgresql://…` alike, `?host=/FOLDER` for the Unix
-/// socket in FOLDER, `?sslmode=disable|require`. The port defaults to 5432, the user to
+/// socket in FOLDER, `?sslmode=disable|require`, and cloudd's own `?connections=N` (how many
+/// connections a cloudd opens to the store at most, 1 to 64, default 8; each serves one call at
+/// a time, on a thread of its own). The port defaults to 5432, the user to
 /// `postgres`, the database to the user's name. Several servers, `HOST1:PORT1,HOST2:PORT2`, are a
 /// primary and its standbys: cloudd keeps to the one that takes writes
 /// (``PostgresServers``; libpq's `target_session_attrs=read-write`, which the URL may say). A
@@ -18,6 +20,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The folder of the server's Unix socket, when connecting through it.
     public var socketFolder: String?
     public var requireTLS: Bool
+    /// How many connections a cloudd keeps to the store at most (`?connections=N`).
+    public var connections: Int
+
+    /// The connections a store gets when its URL does not say, and the most it may say.
+    public static let defaultConnections = 8
+    static let maximumConnections = 64
 
     public struct Server: Sendable, Equatable, CustomStringConvertible {
         public var host: String
@@ -56,6 +64,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
         socketFolder = nil
         requireTLS = false
+        connections = Self.defaultConnections
         for item in components.queryItems ?? [] {
             switch (item.name, item.value ?? "") {
             case ("host", let folder) where folder.hasPrefix("/"): socketFolder = folder
@@ -65,8 +74,15 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             case ("sslmode", let mode): throw Invalid(description: "sslmode '\(mode)' is not known here: disable or require")
             case ("target_session_attrs", "read-write"): break
             case ("target_session_attrs", _): throw Invalid(description: "cloudd writes: target_session_attrs can only be read-write")
+            case ("connections", let count):
+                guard let count = Int(count), (1...Self.maximumConnections).contains(count) else {
+                    throw Invalid(description: "the store URL's connections= must be a whole number from 1 to \(Self.maximumConnections)")
+                }
+                connections = count
             case (let name, _):
-                throw Invalid(description: "the store URL's '\(name)=' is not known here: host=, sslmode= or target_session_attrs=")
+                throw Invalid(
+                    description: "the store URL's '\(name)=' is not known here: host=, sslmode=, target_session_attrs= or connections="
+                )
             }
         }
         if socketFolder != nil && requireTLS { throw Invalid(description: "a Unix socket takes no TLS: drop sslmode=require") }
@@ -127,7 +143,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The location for logs and errors: no secret is in it.
     public var description: String {
         let place = socketFolder.map { "\($0) (socket)" } ?? servers.map(\.description).joined(separator: ",")
-        return "postgres://\(user)@\(place)/\(database)\(requireTLS ? "?sslmode=require" : "")"
+        let options = (requireTLS ? ["sslmode=require"] : []) + (connections == Self.defaultConnections ? [] : ["connections=\(connections)"])
+        return "postgres://\(user)@\(place)/\(database)" + (options.isEmpty ? "" : "?" + options.joined(separator: "&"))
     }
 
     /// `text` with anything between `://` and `@` cut, for an error about a URL that did not parse.

@@ -53,7 +53,12 @@ public final class PostgresZoneStorage: ZoneStorage {
     /// Connects to `servers` (up to `connections` at once, opened as calls need them)
     /// and brings the schema up to date. A round trip that takes longer than `roundTripLimit`
     /// closes its connection and fails the call as ``ZoneStoreUnavailable``.
-    public init(servers: PostgresServers, connections: Int = 8, roundTripLimit: Duration = .seconds(10), logger: Logger) throws {
+    public init(
+        servers: PostgresServers,
+        connections: Int = PostgresLocation.defaultConnections,
+        roundTripLimit: Duration = .seconds(10),
+        logger: Logger
+    ) throws {
         slots = (0..<max(1, connections)).map { _ in Slot() }
         self.servers = servers
         self.logger = logger

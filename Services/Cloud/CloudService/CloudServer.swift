@@ -70,7 +70,7 @@ public enum CloudServer {
                 shards.append(try SQLiteZoneStorage(directory: file.deletingLastPathComponent(), file: file.lastPathComponent))
             case .postgres(let postgres):
                 let servers = try postgres.servers()
-                shards.append(try PostgresZoneStorage(servers: servers, logger: logger))
+                shards.append(try PostgresZoneStorage(servers: servers, connections: postgres.connections, logger: logger))
                 feeds.append(ZoneFeedService(feed: PostgresZoneFeed(servers: servers, logger: logger), watch: watch))
             }
         }
