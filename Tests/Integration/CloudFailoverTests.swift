@@ -35,9 +35,16 @@ import WorldTestSupport
         #expect(first.outcomes.count == 1, "the write went on to a replica that answered")
         #expect(phone.baseURL == replicas.urls[0], "the phone stays on the first replica that answered")
 
-        // The phone waits through replica 0 for a change past what it has; replica 0 dies.
+        // The phone waits through replica 0 for a change past what it has; replica 0 dies. The
+        // Mac's connection is opened first, and the wait gives the Mac's write a minute: on a
+        // loaded machine a first call can take longer than a short wait.
         let token = try await phone.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self).token
-        async let woken = phone.get("/v1/zones/Applications/wait?seconds=20&since=\(token)", as: CloudAPI.WaitResponse.self)
+        _ = try await mac.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
+        async let woken = phone.get(
+            "/v1/zones/Applications/wait?seconds=60&since=\(token)",
+            as: CloudAPI.WaitResponse.self,
+            deadline: .seconds(75)
+        )
         try await Task.sleep(for: .seconds(1))
         kill(replicas.pids[0], SIGKILL)
         try await Task.sleep(for: .seconds(1))

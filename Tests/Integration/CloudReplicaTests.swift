@@ -28,10 +28,17 @@ import WorldTestSupport
         defer {
             for client in [phoneOnA, macOnB] { Task { await client.shutdown() } }
         }
+        // Each client's connection, and each replica's connection to PostgreSQL, opened first: on
+        // a loaded machine opening them took longer than the wait gave (CI: the write arrived
+        // after a 20 s wait had ended).
+        let before = try await macOnB.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
+        _ = try await phoneOnA.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
+        #expect(before.changes.isEmpty)
         // A wait without `since` ends only on a change this replica hears of (or its time): the
-        // write goes through the other replica a second after the wait began.
-        async let woken = macOnB.get("/v1/zones/Applications/wait?seconds=20", as: CloudAPI.WaitResponse.self)
-        try await Task.sleep(for: .seconds(1))
+        // write goes through the other replica a few seconds after the wait began, and the wait
+        // gives it a minute.
+        async let woken = macOnB.get("/v1/zones/Applications/wait?seconds=60", as: CloudAPI.WaitResponse.self, deadline: .seconds(75))
+        try await Task.sleep(for: .seconds(3))
         let id = UUID()
         let saved = try await phoneOnA.send(
             .POST,

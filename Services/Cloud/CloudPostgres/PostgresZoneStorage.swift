@@ -246,10 +246,12 @@ public final class PostgresZoneStorage: ZoneStorage {
         }
     }
 
-    /// Whether `error` says the server could not be reached or went away (nothing was committed:
-    /// the call may be tried again), rather than refusing a statement: a connection error, or a
+    /// Whether `error` says the server could not be reached, went away or did not answer in time,
+    /// rather than refusing a statement: a connection error, a round trip past the limit, or a
     /// server error of class 08 (connection exception) or 57 (operator intervention, such as a
-    /// shutdown).
+    /// shutdown). The call may be tried again. Nothing was committed, except when the lost
+    /// answer was COMMIT's: then the batch may have been applied, and a retry of it meets its own
+    /// record as a conflict, whose server copy the device takes (the change tags see to that).
     static func isUnavailable(_ error: any Error) -> Bool {
         if error is ZoneStoreUnavailable || error is RoundTripTimedOut || error is ChannelError || error is IOError { return true }
         guard let error = error as? PSQLError else { return false }

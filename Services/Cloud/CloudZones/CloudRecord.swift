@@ -67,8 +67,10 @@ public protocol ZoneStorage: Sendable {
     func close()
 }
 
-/// A store that cannot be reached now (its server is down or restarting): the call may be tried
-/// again, and nothing of it was applied. cloudd answers 503 `storeUnavailable`.
+/// A store that cannot be reached now (its server is down, restarting or not answering): the
+/// call may be tried again. Nothing of it was applied, unless the answer lost was a commit's
+/// (`PostgresZoneStorage`): then a retried write meets its own record as a conflict. cloudd
+/// answers 503 `storeUnavailable`.
 public struct ZoneStoreUnavailable: Error, CustomStringConvertible {
     public let description: String
 
