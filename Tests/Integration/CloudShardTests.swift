@@ -60,6 +60,9 @@ import WorldTestSupport
         }
         let first = UUID()
         #expect(try await save(bobs[0], first, "bob's").outcomes[first.uuidString]?.status == .saved)
+        // alice's connection, and cloudd's to her shard, opened before the freeze: her write
+        // during it must not spend bob's calls' 10 s limit on a loaded machine opening them.
+        _ = try await alice.get("/v1/zones/Passwords/changes", as: CloudAPI.ChangesResponse.self)
 
         try shards[1].pause()
         defer { shards[1].resume() }
