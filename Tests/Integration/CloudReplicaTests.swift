@@ -21,6 +21,64 @@ import WorldTestSupport
         }
     }
 
+    /// A replica that heard a change from its feed answers a device's wait from it: the wait
+    /// that the other replica's write ends costs this replica no store call, before or after the
+    /// wake (the notification carries the zone's number); only the fetches read the store.
+    @Test func aWaitIsAnsweredFromWhatTheReplicaHeard() async throws {
+        try await withLab(CloudServiceTests.world) { (lab: RunningLab) async throws in
+            let postgres = try PostgresInstance()
+            defer { postgres.stop() }
+            try await CloudReplicas.with(lab, count: 2, stores: [postgres.url], metrics: true) { replicas in
+                let world = lab.state.builtWorld
+                let phoneOnA = ServiceClient(baseURL: replicas.urls[0], tls: try TLSIdentities.deviceClient(world: world, device: "phone"))
+                let macOnB = ServiceClient(baseURL: replicas.urls[1], tls: try TLSIdentities.deviceClient(world: world, device: "mac"))
+                defer {
+                    for client in [phoneOnA, macOnB] { Task { await client.shutdown() } }
+                }
+                // Replica B's numbers are trusted once its feed listens.
+                try await Self.untilLogged("listening for other replicas' changes", in: replicas.logs[1])
+                func storeCalls() throws -> Int {
+                    let counter = #"cloud_store_calls_total{shard="0",outcome="ok"} "#
+                    let line = try lab.metrics(replicas.endpoints[1]).lines.first { $0.hasPrefix(counter) }
+                    return line.flatMap { Int($0.dropFirst(counter.count)) } ?? 0
+                }
+                _ = try await phoneOnA.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
+                let before = try storeCalls()
+                let start = try await macOnB.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self)
+                async let woken = macOnB.get(
+                    "/v1/zones/Applications/wait?seconds=60&since=\(start.token)",
+                    as: CloudAPI.WaitResponse.self,
+                    deadline: .seconds(75)
+                )
+                try await Task.sleep(for: .seconds(3))
+                let id = UUID()
+                _ = try await phoneOnA.send(
+                    .POST,
+                    "/v1/zones/Applications/modify",
+                    CloudAPI.ModifyRequest(writes: [CloudAPI.Write(uuid: id, payload: Data("sealed".utf8), expectedTag: nil)]),
+                    as: CloudAPI.ModifyResponse.self
+                )
+                let answer = try await woken
+                #expect(answer.changed && answer.token == "1", "\(answer)")
+                let seen = try await macOnB.get("/v1/zones/Applications/changes?since=\(start.token)", as: CloudAPI.ChangesResponse.self)
+                #expect(seen.changes.map(\.uuid) == [id])
+                #expect(try storeCalls() - before == 2, "B read the store for its two fetches, never for the wait")
+            }
+        }
+    }
+
+    /// Waits (up to a minute) until `log` has a line containing `text`.
+    static func untilLogged(_ text: String, in log: URL) async throws {
+        let began = ContinuousClock.now
+        while !((try? String(contentsOf: log, encoding: .utf8))?.contains(text) ?? false) {
+            guard ContinuousClock.now - began < .seconds(60) else {
+                Issue.record("\(log.lastPathComponent) never said '\(text)'")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     static func exercise(_ lab: RunningLab, _ urls: [String]) async throws {
         let world = lab.state.builtWorld
         let phoneOnA = ServiceClient(baseURL: urls[0], tls: try TLSIdentities.deviceClient(world: world, device: "phone"))

@@ -63,7 +63,7 @@ import Testing
         try await withServerAsync { server in
             let writer = try open(server)
             defer { writer.close() }
-            let heard = Mutex<[ZoneID]>([])
+            let heard = Mutex<[ZoneNotification]>([])
             let resumes = Atomic<Int>(0)
             let feed = PostgresZoneFeed(servers: try PostgresLocation(url: server.url).servers(password: nil), logger: Self.logger)
             let listening = Task {
@@ -81,7 +81,7 @@ import Testing
             try writer.write(in: zone) { _ in (changes: [RecordChange.saved(record)], result: ()) }
             try writer.write(in: ZoneID(account: "bob@example.com", view: "Passwords")) { _ in (changes: [], result: ()) }
             try await until { !heard.withLock { $0.isEmpty } }
-            #expect(heard.withLock { $0 } == [zone], "one zone changed, once")
+            #expect(heard.withLock { $0 } == [ZoneNotification(zone: zone, latest: 1)], "one zone changed, once, to its first change")
 
             server.stop(removing: false)
             #expect(throws: (any Error).self) { try writer.records(in: zone) }
@@ -92,7 +92,7 @@ import Testing
             let later = ZoneID(account: "alice@example.com", view: "Applications")
             try writer.write(in: later) { _ in (changes: [RecordChange.saved(record)], result: ()) }
             try await until { heard.withLock { $0.count } == 2 }
-            #expect(heard.withLock { $0 } == [zone, later])
+            #expect(heard.withLock { $0 } == [ZoneNotification(zone: zone, latest: 1), ZoneNotification(zone: later, latest: 1)])
         }
     }
 }

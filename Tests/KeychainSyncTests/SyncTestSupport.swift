@@ -39,10 +39,11 @@ final class InMemoryZoneStorage: ZoneStorage {
         zones.withLock { $0[zone]?.records[uuid] }
     }
 
+    @discardableResult
     func write<Result>(
         in zone: ZoneID,
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
-    ) throws -> Result {
+    ) throws -> (result: Result, latest: Int) {
         try zones.withLock { zones in
             var state = zones[zone] ?? Zone()
             let (changes, result) = try decide { state.records[$0] }
@@ -54,7 +55,7 @@ final class InMemoryZoneStorage: ZoneStorage {
                 state.log.append(change)
             }
             zones[zone] = state
-            return result
+            return (result, state.log.count)
         }
     }
 

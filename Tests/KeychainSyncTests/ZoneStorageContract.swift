@@ -14,7 +14,10 @@ enum ZoneStorageContract {
     static func recordsAndTheirLogAreKept(_ open: () throws -> any ZoneStorage) throws {
         let id = UUID()
         let zones = CloudZones(storage: try open())
-        _ = try zones.modify([RecordWrite(uuid: id, payload: Data("v1".utf8), expectedTag: nil)], in: zone)
+        let saved = try zones.apply([RecordWrite(uuid: id, payload: Data("v1".utf8), expectedTag: nil)], in: zone)
+        #expect(saved.latest == 1, "a write says the zone's number at its commit")
+        let refused = try zones.apply([RecordWrite(uuid: id, payload: Data("v2".utf8), expectedTag: "stale")], in: zone)
+        #expect(refused.latest == 1, "and so does a refused one, which moves nothing")
         let token = try zones.changes(in: zone, since: nil).token
         let reopened = CloudZones(storage: try open())
         let tag = try #require(try reopened.storage.record(id, in: zone)?.changeTag)
@@ -38,13 +41,15 @@ enum ZoneStorageContract {
             return
         }
         let collected = Mutex<[WriteOutcome?]>([])
+        let numbers = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             let zones = CloudZones(storage: stores[index % stores.count])
             // Each writer also adds a record of its own, so every one of them changes the log.
             let own = RecordWrite(uuid: UUID(), payload: Data("own \(index)".utf8), expectedTag: nil)
-            _ = try? zones.modify([own], in: zone)
-            let outcome = (try? zones.modify([RecordWrite(uuid: id, payload: Data("writer \(index)".utf8), expectedTag: tag)], in: zone)[id]) ?? nil
-            collected.withLock { $0.append(outcome) }
+            if let applied = try? zones.apply([own], in: zone) { numbers.withLock { $0.append(applied.latest) } }
+            let contested = try? zones.apply([RecordWrite(uuid: id, payload: Data("writer \(index)".utf8), expectedTag: tag)], in: zone)
+            if let contested, case .saved? = contested.outcomes[id] { numbers.withLock { $0.append(contested.latest) } }
+            collected.withLock { $0.append(contested?.outcomes[id]) }
         }
         let results = collected.withLock { $0 }
         let saved = results.filter { if case .saved? = $0 { true } else { false } }
@@ -53,6 +58,8 @@ enum ZoneStorageContract {
         #expect(log.changes.map(\.sequence) == Array(1...log.latest), "the log's numbers follow each other")
         #expect(log.latest == 1 + 8 + 1, "the first save, eight own records, one winner")
         #expect(try stores[0].latest(in: zone) == log.latest)
+        // Each batch that moved the log said the number it moved it to: each one once.
+        #expect(numbers.withLock { $0.sorted() } == Array(2...log.latest), "\(numbers.withLock { $0 })")
     }
 
     /// Two devices' engines converge through the store.

@@ -1,12 +1,14 @@
-public import CloudZones
+import CloudZones
 public import Logging
 import PostgresNIO
 
 /// What every cloudd on one PostgreSQL database hears of the others' writes: it LISTENs on
 /// ``PostgresZoneStorage/changeChannel`` on a connection of its own and reports each zone a
-/// committed batch changed. A notification sent while it was not listening (the connection was
-/// lost, the server restarted) is never delivered, so after each (re)connection it reports a
-/// resume, on which every waiter looks at its zone's change token again: catch-up from tokens.
+/// committed batch changed, with the zone's change number then (``ZoneNotification``). A
+/// notification sent while it was not listening (the connection was lost, the server
+/// restarted) is never delivered, so it reports each loss (from then on what it heard says
+/// nothing of the zones) and each (re)connection, a resume, on which every waiter looks at its
+/// zone's change token again: catch-up from tokens.
 public struct PostgresZoneFeed: Sendable {
     let servers: PostgresServers
     let logger: Logger
@@ -17,19 +19,26 @@ public struct PostgresZoneFeed: Sendable {
     }
 
     /// Listens until the task is cancelled, connecting again after a loss (100 ms, doubling to
-    /// 5 s); `onChange` gets each zone changed, `onResume` each time listening (re)starts.
-    public func run(onChange: @escaping @Sendable (ZoneID) -> Void, onResume: @escaping @Sendable () -> Void) async {
+    /// 5 s); `onChange` gets each zone changed, `onResume` each time listening (re)starts, and
+    /// `onLoss` each time a connection of the feed ends (also one that never listened).
+    public func run(
+        onChange: @escaping @Sendable (ZoneNotification) -> Void,
+        onResume: @escaping @Sendable () -> Void,
+        onLoss: @escaping @Sendable () -> Void = {}
+    ) async {
         var pause = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
                 let connection = try await servers.connect(logger: logger).get()
+                // However listening ends, what was heard since says nothing of what follows.
+                defer { onLoss() }
                 do {
                     try await connection.listen(on: PostgresZoneStorage.changeChannel) { notifications in
                         logger.info("listening for other replicas' changes")
                         onResume()
                         pause = .milliseconds(100)
                         for try await notification in notifications {
-                            if let zone = Self.zone(notification.payload) { onChange(zone) }
+                            if let heard = ZoneNotification(payload: notification.payload) { onChange(heard) }
                         }
                     }
                 } catch {
@@ -47,11 +56,5 @@ public struct PostgresZoneFeed: Sendable {
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(5))
         }
-    }
-
-    /// The zone a notification names: `VIEW/ACCOUNT`.
-    static func zone(_ payload: String) -> ZoneID? {
-        guard let slash = payload.firstIndex(of: "/") else { return nil }
-        return ZoneID(account: String(payload[payload.index(after: slash)...]), view: String(payload[..<slash]))
     }
 }

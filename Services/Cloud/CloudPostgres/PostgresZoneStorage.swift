@@ -93,10 +93,11 @@ public final class PostgresZoneStorage: ZoneStorage {
         try withSession { session in try Self.record(uuid, zone, session) }
     }
 
+    @discardableResult
     public func write<Result>(
         in zone: ZoneID,
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
-    ) throws -> Result {
+    ) throws -> (result: Result, latest: Int) {
         try transaction { session in
             // Creates the zone's row or takes the one there, locked until commit either way (an
             // upsert locks the row it updates), and reads its last number: one round trip.
@@ -139,11 +140,11 @@ public final class PostgresZoneStorage: ZoneStorage {
                     WITH moved AS (
                         UPDATE zones SET latest = \(sequence) WHERE account = \(zone.account) AND view = \(zone.view) RETURNING view
                     )
-                    SELECT pg_notify(\(Self.changeChannel), \(zone.view + "/" + zone.account)) FROM moved
+                    SELECT pg_notify(\(Self.changeChannel), \(ZoneNotification(zone: zone, latest: sequence).payload)) FROM moved
                     """
                 )
             }
-            return result
+            return (result, sequence)
         }
     }
 

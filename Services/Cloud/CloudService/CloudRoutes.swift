@@ -12,6 +12,8 @@ import ServiceSupport
 struct CloudRoutes: Sendable {
     let zones: CloudZones
     let watch: ChangeWatch<ZoneID>
+    /// Each zone's last change number as this replica knows it: a wait's answer without a store call.
+    let tokens: ZoneTokens
     let audit: CloudAuditLog
     /// The threads store calls block: a pool for each shard.
     let pools: StorePools
@@ -39,7 +41,9 @@ struct CloudRoutes: Sendable {
                 throw Self.problem(.recordTooLarge, "the record \(large.uuid) is \(large.payload?.count ?? 0) bytes: records are under 1 MiB")
             }
             let writes = body.writes.map { RecordWrite(uuid: $0.uuid, payload: $0.payload, expectedTag: $0.expectedTag) }
-            let outcomes = try await blocking(zone) { try zones.modify(writes, in: zone) }
+            let era = tokens.era
+            let (outcomes, latest) = try await blocking(zone) { try zones.apply(writes, in: zone) }
+            tokens.note(zone, latest, readIn: era)
             var answered: [String: CloudAPI.Outcome] = [:]
             var applied = false
             var counts: [CloudAPI.Outcome.Status: Int] = [:]
@@ -75,6 +79,7 @@ struct CloudRoutes: Sendable {
             let query = request.uri.queryParameters
             let limit = min(400, max(1, Int(query.get("limit") ?? "") ?? 400))
             let page: ZoneChanges
+            let era = tokens.era
             do {
                 let since = query.get("since")
                 page = try await blocking(zone) { try zones.changes(in: zone, since: since, limit: limit) }
@@ -90,6 +95,8 @@ struct CloudRoutes: Sendable {
                 case .deleted(let uuid): CloudAPI.Change(uuid: uuid, deleted: true)
                 }
             }
+            // The last page's token is the zone's latest.
+            if !page.moreComing, let latest = Int(page.token) { tokens.note(zone, latest, readIn: era) }
             return try Self.json(CloudAPI.ChangesResponse(changes: changes, token: page.token, moreComing: page.moreComing))
         }
         router.get("/v1/zones/:view/wait") { request, context in
@@ -100,20 +107,36 @@ struct CloudRoutes: Sendable {
             let deadline = ContinuousClock.now + .seconds(seconds)
             while true {
                 let version = watch.version(zone)
-                let current = try await blocking(zone) { try zones.token(of: zone) }
-                if let since, since != current {
-                    return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
+                // Only a caller with a token asks whether it is behind; without one, a wait ends
+                // on news alone.
+                if let since {
+                    let current = String(try await latest(zone, atLeast: Int(since)))
+                    if since != current {
+                        return try Self.json(CloudAPI.WaitResponse(changed: true, token: current))
+                    }
                 }
                 let woken = await watch.wait(zone, after: version, timeout: deadline - ContinuousClock.now)
                 // Without a token a wake is the answer; with one, a wake that left the zone where
                 // the caller has it (the feed from other replicas came back and woke everyone)
                 // waits on for the time left.
                 if !woken || since == nil || ContinuousClock.now >= deadline {
-                    let token = try await blocking(zone) { try zones.token(of: zone) }
+                    let token = String(try await latest(zone, atLeast: since.flatMap { Int($0) }))
                     return try Self.json(CloudAPI.WaitResponse(changed: woken && token != since, token: token))
                 }
             }
         }
+    }
+
+    /// The number of `zone`'s last change: as this replica knows it (its writes and reads, its
+    /// feeds' notifications), else read from the store and remembered. A known number below
+    /// `atLeast` (a caller's token from another replica whose notification is still on its way)
+    /// is read again rather than answered.
+    func latest(_ zone: ZoneID, atLeast floor: Int?) async throws -> Int {
+        if let known = tokens.latest(zone), known >= floor ?? 0 { return known }
+        let era = tokens.era
+        let read = try await blocking(zone) { try zones.storage.latest(in: zone) }
+        tokens.note(zone, read, readIn: era)
+        return read
     }
 
     /// `GET /v1/admin/zones?account=A[&view=V]`: the operator's view of an account, never a payload.

@@ -34,7 +34,12 @@ public enum CloudServer {
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         try await DaemonLifecycle.run(metrics: configuration.metrics, logger: logger) { metricsURL in
             let watch = ChangeWatch<ZoneID>()
-            let (shards, feeds) = try openStores(configuration, watch: watch, logger: logger)
+            let (shards, postgresFeeds) = try openStores(configuration, logger: logger)
+            // Known change numbers are trusted while every feed of other replicas' writes listens.
+            let tokens = ZoneTokens(feeds: postgresFeeds.count)
+            let feeds: [any Service] = postgresFeeds.enumerated().map { index, feed in
+                ZoneFeedService(feed: feed, index: index, watch: watch, tokens: tokens)
+            }
             let storage = shards.count == 1 ? shards[0] : ShardedZoneStorage(shards: shards)
             let zones = CloudZones(storage: storage)
             let router = Router(context: DeviceRequestContext.self)
@@ -43,7 +48,7 @@ public enum CloudServer {
             // A store call blocks its thread for every round trip to the database: a thread for
             // each connection, in a pool for each shard (docs/scale.md).
             let pools = StorePools(shards: shards)
-            let routes = CloudRoutes(zones: zones, watch: watch, audit: audit, pools: pools)
+            let routes = CloudRoutes(zones: zones, watch: watch, tokens: tokens, audit: audit, pools: pools)
             routes.add(to: router)
             routes.addAdminRoutes(to: router)
             let tls = try TLSIdentities.server(world: configuration.world, service: "cloudd")
@@ -57,12 +62,11 @@ public enum CloudServer {
     /// each on PostgreSQL the feed that wakes this replica's waiters on the other replicas' writes.
     static func openStores(
         _ configuration: Configuration,
-        watch: ChangeWatch<ZoneID>,
         logger: Logger
-    ) throws -> ([any ZoneStorage], [any Service]) {
+    ) throws -> ([any ZoneStorage], [PostgresZoneFeed]) {
         let locations = configuration.stores.isEmpty ? [.sqlite(configuration.state.appending(path: "zones.sqlite"))] : configuration.stores
         var shards: [any ZoneStorage] = []
-        var feeds: [any Service] = []
+        var feeds: [PostgresZoneFeed] = []
         for (index, location) in locations.enumerated() {
             logger.info("zones in \(location)", metadata: ["shard": "\(index) of \(locations.count)"])
             switch location {
@@ -71,21 +75,35 @@ public enum CloudServer {
             case .postgres(let postgres):
                 let servers = try postgres.servers()
                 shards.append(try PostgresZoneStorage(servers: servers, connections: postgres.connections, logger: logger))
-                feeds.append(ZoneFeedService(feed: PostgresZoneFeed(servers: servers, logger: logger), watch: watch))
+                feeds.append(PostgresZoneFeed(servers: servers, logger: logger))
             }
         }
         return (shards, feeds)
     }
 }
 
-/// The PostgreSQL feed as one of the daemon's services: ends at graceful shutdown.
+/// The PostgreSQL feed as one of the daemon's services: ends at graceful shutdown. A change it
+/// hears is remembered before its waiters wake, so that they answer from it.
 struct ZoneFeedService: Service {
     let feed: PostgresZoneFeed
+    /// Its place among the replica's feeds (one a PostgreSQL shard).
+    let index: Int
     let watch: ChangeWatch<ZoneID>
+    let tokens: ZoneTokens
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await feed.run(onChange: { watch.changed($0) }, onResume: { watch.changedEverything() })
+            await feed.run(
+                onChange: { heard in
+                    if let latest = heard.latest { tokens.heard(heard.zone, latest) }
+                    watch.changed(heard.zone)
+                },
+                onResume: {
+                    tokens.feedListens(index)
+                    watch.changedEverything()
+                },
+                onLoss: { tokens.feedLost(index) }
+            )
         }
     }
 }

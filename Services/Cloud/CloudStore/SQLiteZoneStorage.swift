@@ -34,10 +34,11 @@ public final class SQLiteZoneStorage: ZoneStorage {
         try database.read { db in try Self.record(db, uuid, zone) }
     }
 
+    @discardableResult
     public func write<Result>(
         in zone: ZoneID,
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
-    ) throws -> Result {
+    ) throws -> (result: Result, latest: Int) {
         try database.write { db in
             let (changes, result) = try decide { uuid in try Self.record(db, uuid, zone) }
             var sequence = try Self.latest(db, zone)
@@ -64,7 +65,7 @@ public final class SQLiteZoneStorage: ZoneStorage {
                     )
                 }
             }
-            return result
+            return (result, sequence)
         }
     }
 

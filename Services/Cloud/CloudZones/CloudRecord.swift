@@ -47,11 +47,14 @@ public protocol ZoneStorage: Sendable {
     func record(_ uuid: UUID, in zone: ZoneID) throws -> CloudRecord?
     /// In one write transaction: `decide` reads the zone's current records (through the
     /// function it is given) and returns the changes to make, which are applied in order, each
-    /// taking the next number of the zone's log, all or none; then what `decide` returned besides.
+    /// taking the next number of the zone's log, all or none; then what `decide` returned besides,
+    /// and the number of the zone's last change once the transaction committed (what
+    /// ``latest(in:)`` would read then, without another read).
+    @discardableResult
     func write<Result>(
         in zone: ZoneID,
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
-    ) throws -> Result
+    ) throws -> (result: Result, latest: Int)
     /// Every record of the zone, by UUID.
     func records(in zone: ZoneID) throws -> [CloudRecord]
     /// The zone's changes numbered after `sequence`, oldest first, at most `limit`; and the

@@ -53,7 +53,13 @@ public struct CloudZones: Sendable {
     /// none for a record that does not exist); a delete of a record that exists always applies
     /// (remote deletes win), and of one that is gone is a conflict with no record.
     public func modify(_ writes: [RecordWrite], in zone: ZoneID) throws -> [UUID: WriteOutcome] {
-        try storage.write(in: zone) { current in
+        try apply(writes, in: zone).outcomes
+    }
+
+    /// ``modify(_:in:)``, and the number of the zone's last change once the batch committed
+    /// (or was refused): the zone's token then.
+    public func apply(_ writes: [RecordWrite], in zone: ZoneID) throws -> (outcomes: [UUID: WriteOutcome], latest: Int) {
+        let written: (result: [UUID: WriteOutcome], latest: Int) = try storage.write(in: zone) { current in
             var outcomes: [UUID: WriteOutcome] = [:]
             var changes: [RecordChange] = []
             for write in writes {
@@ -81,6 +87,7 @@ public struct CloudZones: Sendable {
             }
             return (changes, outcomes)
         }
+        return (written.result, written.latest)
     }
 
     /// The zone's changes since `token` (nil: everything, as the latest change of each record),

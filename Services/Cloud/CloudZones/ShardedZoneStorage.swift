@@ -28,10 +28,11 @@ public final class ShardedZoneStorage: ZoneStorage {
         try store(zone).record(uuid, in: zone)
     }
 
+    @discardableResult
     public func write<Result>(
         in zone: ZoneID,
         _ decide: (_ current: (UUID) throws -> CloudRecord?) throws -> (changes: [RecordChange], result: Result)
-    ) throws -> Result {
+    ) throws -> (result: Result, latest: Int) {
         try store(zone).write(in: zone, decide)
     }
 
