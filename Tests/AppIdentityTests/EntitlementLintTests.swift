@@ -43,7 +43,7 @@ import Testing
             provisionedDevices: devices,
             creationDate: now.addingTimeInterval(-86_400),
             expirationDate: expires,
-            uuid: UUID()
+            uuid: UUID().uuidString.lowercased()
         )
     }
 
@@ -155,5 +155,74 @@ import Testing
         wildcard["application-identifier"] = .string("ABCDE12345.*")
         #expect(Self.failed(Self.lint(profile: Self.profile(wildcard))) == ["bundle-id"])
         #expect(Self.failed(Self.lint(profile: Self.profile(wildcard), bundleID: "com.example.Anything")).isEmpty)
+    }
+
+    @Test func aBundleIDTheAppIDDoesNotCoverFails() {
+        let explicit = Self.lint(bundleID: "com.example.AppTwo")
+        #expect(Self.failed(explicit).contains("bundle-id"), "\(explicit)")
+        #expect(explicit.first { $0.rule == "bundle-id" }?.detail.contains("explicit App ID ABCDE12345.com.example.AppOne") == true)
+        #expect(Self.failed(Self.lint(bundleID: "com.example.AppOne")).isEmpty)
+
+        var wildcard = Self.granted
+        wildcard["application-identifier"] = .string("ABCDE12345.com.example.*")
+        let outside = Self.lint(profile: Self.profile(wildcard), bundleID: "org.other.App")
+        #expect(Self.failed(outside).contains("bundle-id"), "\(outside)")
+        #expect(Self.failed(Self.lint(profile: Self.profile(wildcard), bundleID: "com.example.Widget")).isEmpty)
+    }
+
+    @Test func aProfileChangedAfterSigningFailsRuleSignature() {
+        let findings = EntitlementLint(claimed: Entitlements(Self.claimed), profile: Self.profile(), signatureValid: false, date: Self.now)
+            .findings()
+        #expect(Self.failed(findings) == ["signature"])
+        #expect(findings.first?.detail.contains("changed after Apple signed it") == true)
+    }
+
+    @Test(arguments: [
+        ("keychain-acess-groups", "keychain-access-groups"),
+        ("com.apple.security.application-group", "com.apple.security.application-groups"),
+        ("com.apple.developer.associated-domain", "com.apple.developer.associated-domains"),
+        ("com.apple.security.app-sandox", "com.apple.security.app-sandbox"),
+    ])
+    func aMisspelledKeyGetsTheKeyMeant(typed: String, meant: String) {
+        var claimed = Self.claimed
+        claimed[typed] = .array([.string("ABCDE12345.com.example.Shared")])
+        let findings = Self.lint(claimed, profile: Self.profile(platforms: meant.contains("sandbox") ? ["OSX"] : ["iOS"]))
+        let finding = findings.first { $0.rule == "entitlement-key" }
+        #expect(finding?.result == .fail && finding?.detail.contains("did you mean \(meant)?") == true, "\(findings)")
+        #expect(!findings.contains { $0.rule == "entitlement" && $0.detail.contains(typed) }, "one finding for the typo, not two")
+    }
+
+    @Test func aKeyAppleKnowsOrTheProfileGrantsIsNoMisspelling() {
+        var granted = Self.granted
+        granted["com.example.custom-flag"] = .bool(true)
+        var claimed = Self.claimed
+        claimed["com.example.custom-flag"] = .bool(true)
+        claimed["com.apple.developer.icloud-services"] = .array([.string("CloudKit")])
+        let findings = Self.lint(claimed, profile: Self.profile(granted))
+        #expect(!findings.contains { $0.rule == "entitlement-key" }, "\(findings)")
+    }
+
+    @Test func anAppGroupFixSaysWhatThePlatformWants() {
+        var claimed = Self.claimed
+        claimed["com.apple.security.application-groups"] = .array([.string("group.com.example.Other")])
+        let ios = Self.lint(claimed).first { $0.rule == "com.apple.security.application-groups" }
+        #expect(ios?.fix?.contains("group.") == true && ios?.fix?.contains("team") == false, "\(String(describing: ios))")
+
+        let mac = Self.lint(claimed, profile: Self.profile(platforms: ["OSX"])).first { $0.rule == "com.apple.security.application-groups" }
+        #expect(mac?.result == .fail && mac?.fix?.contains("ABCDE12345.") == true, "\(String(describing: mac))")
+    }
+
+    @Test func aMacGroupNamedAfterTheTeamNeedsNoRegistration() {
+        var claimed = Self.claimed
+        claimed["com.apple.security.application-groups"] = .array([.string("ABCDE12345.com.example.Unlisted")])
+        let mac = Self.lint(claimed, profile: Self.profile(platforms: ["OSX"]))
+        #expect(Self.failed(mac).isEmpty, "\(mac)")
+        let groupOnly = Entitlements(["com.apple.security.application-groups": .array([.string("ABCDE12345.com.example.Unlisted")])])
+        #expect(EntitlementPolicy.violations(of: groupOnly, allowedBy: Self.profile(platforms: ["OSX"])).isEmpty, "the installer agrees")
+        let ios = Self.lint(claimed)
+        #expect(Self.failed(ios).contains("com.apple.security.application-groups"), "iOS registers every group")
+        var other = Self.claimed
+        other["com.apple.security.application-groups"] = .array([.string("OTHER98765.com.example.Unlisted")])
+        #expect(Self.failed(Self.lint(other, profile: Self.profile(platforms: ["OSX"]))).contains("com.apple.security.application-groups"))
     }
 }

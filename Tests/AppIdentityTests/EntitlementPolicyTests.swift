@@ -26,7 +26,7 @@ import Testing
             provisionedDevices: nil,
             creationDate: Date(timeIntervalSince1970: 0),
             expirationDate: Date(timeIntervalSince1970: 1),
-            uuid: UUID()
+            uuid: UUID().uuidString.lowercased()
         )
     }
 

@@ -20,9 +20,11 @@ import Testing
             provisionedDevices: ["00008030-001A2B3C4D5E802E"],
             creationDate: Date(timeIntervalSince1970: 1_700_000_000),
             expirationDate: Date(timeIntervalSince1970: 1_731_536_000),
-            uuid: UUID()
+            uuid: UUID().uuidString.lowercased()
         )
-        let decoded = try ProvisioningProfile(propertyList: profile.propertyList)
+        var decoded = try ProvisioningProfile(propertyList: profile.propertyList)
+        #expect(decoded.otherValues["TimeToLive"] == .integer(365) && decoded.otherValues["Version"] == .integer(1), "kept as written")
+        decoded.otherValues = [:]
         #expect(decoded == profile)
         #expect(decoded.kind == .development)
         #expect(decoded.provisions(device: "00008030-001a2b3c4d5e802e"))

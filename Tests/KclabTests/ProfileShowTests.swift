@@ -25,7 +25,9 @@ import WorldTestSupport
             #expect(shown.status == 0, "\(shown.stdout)\(shown.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
             #expect(json["name"] as? String == plist["Name"] as? String)
-            #expect(json["uuid"] as? String == plist["UUID"] as? String)
+            let uuid = try #require(plist["UUID"] as? String)
+            #expect(json["uuid"] as? String == uuid && uuid == uuid.lowercased(), "the UUID as written, lower case as Apple's")
+            #expect((json["otherKeys"] as? [String: Any])?["TimeToLive"] as? Int == plist["TimeToLive"] as? Int)
             #expect(json["teamIdentifier"] as? [String] == plist["TeamIdentifier"] as? [String])
             #expect(json["applicationIdentifierPrefix"] as? [String] == plist["ApplicationIdentifierPrefix"] as? [String])
             #expect(json["provisionedDevices"] as? [String] == plist["ProvisionedDevices"] as? [String])
@@ -52,20 +54,52 @@ import WorldTestSupport
                 FileManager.default.subpaths(atPath: "\(out)/untrusted")?.first { $0.hasSuffix(".pem") && !$0.contains("key") }
             )
             let untrusted = try run(kclab, ["profile", "show", profile, "--trust", "\(out)/untrusted/\(untrustedRoot)"])
-            #expect(untrusted.status == 1 && untrusted.stdout.contains("chain: NOT trusted"), "\(untrusted.stdout)\(untrusted.stderr)")
+            #expect(untrusted.status == 0 && untrusted.stdout.contains("chain: NOT trusted"), "\(untrusted.stdout)\(untrusted.stderr)")
 
-            // The dates, at a moment after expiry.
+            // The dates, at a moment after expiry: show reports, lint decides.
             let late = try run(kclab, ["profile", "show", profile, "--date", "2199-01-01T00:00:00Z"])
-            #expect(late.status == 1 && late.stdout.contains("EXPIRED"), "\(late.stdout)")
+            #expect(late.status == 0 && late.stdout.contains("EXPIRED"), "\(late.stdout)")
 
-            // A profile changed after signing does not open.
+            // A profile changed after signing is shown, with a verdict in a person's words.
             var bytes = try Data(contentsOf: URL(fileURLWithPath: profile))
             let name = try #require(bytes.range(of: Data("one.good".utf8)))
             bytes[name.lowerBound] = UInt8(ascii: "X")
             let tampered = folder.appending(path: "tampered.mobileprovision")
             try bytes.write(to: tampered)
-            let refused = try run(kclab, ["profile", "show", tampered.path])
-            #expect(refused.status == 2 && refused.stderr.contains("signature"), "\(refused.stderr)")
+            let changed = try run(kclab, ["profile", "show", tampered.path])
+            #expect(
+                changed.status == 0
+                    && changed.stdout.contains("signature: NOT valid: the profile was changed after Apple signed it: download it again"),
+                "\(changed.stdout)\(changed.stderr)"
+            )
+            #expect(!changed.stdout.contains("OpenSSL") && !changed.stderr.contains("error:"), "no OpenSSL error stack")
+            let claims = folder.appending(path: "App.entitlements")
+            try Data(LintCommandTests.entitlements(["$(AppIdentifierPrefix)one.shared"]).utf8).write(to: claims)
+            let linted = try run(kclab, ["lint", "--entitlements", claims.path, "--profile", tampered.path, "--json"])
+            #expect(linted.status == 1, "\(linted.stdout)\(linted.stderr)")
+            let findings = try #require(try JSONSerialization.jsonObject(with: Data(linted.stdout.utf8)) as? [[String: Any]])
+            #expect(findings.first { $0["rule"] as? String == "signature" }?["result"] as? String == "fail", "\(findings)")
+        }
+    }
+
+    /// A file that is not a profile is named for what it is.
+    @Test(arguments: [
+        (
+            "App.entitlements",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)x</string></array></dict></plist>",
+            "this is an entitlements property list, not a signed profile: give the .mobileprovision"
+        ),
+        ("aasa.json", "{\"applinks\": {}}", "this is JSON, not a signed profile"),
+        ("cert.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", "this is a PEM file"),
+        ("random.bin", "\u{01}\u{02}garbage", "this is not a signed profile (not a CMS message)"),
+    ])
+    func aFileThatIsNotAProfileIsNamedForWhatItIs(name: String, content: String, message: String) async throws {
+        try await withTemporaryDirectory { folder in
+            let file = folder.appending(path: name)
+            try Data(content.utf8).write(to: file)
+            let shown = try run(kclab, ["profile", "show", file.path])
+            #expect(shown.status == 2 && shown.stderr.contains(message), "\(shown.stderr)")
+            #expect(!shown.stderr.contains("error:0"), "no OpenSSL error stack: \(shown.stderr)")
         }
     }
 }

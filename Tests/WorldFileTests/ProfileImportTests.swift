@@ -40,7 +40,7 @@ import XcodeProject
             provisionedDevices: devices,
             creationDate: created,
             expirationDate: created.addingTimeInterval(days * 86_400),
-            uuid: UUID()
+            uuid: UUID().uuidString.lowercased()
         )
     }
 

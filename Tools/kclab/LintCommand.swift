@@ -15,7 +15,8 @@ struct LintCommand: ParsableCommand {
             identifier (wildcard App IDs included), the team, keychain access groups, app groups and their \
             names on the platform, associated domains and their form, get-task-allow against the \
             profile's kind, aps-environment, the profile's dates and devices, and every other \
-            entitlement. Build variables ($(AppIdentifierPrefix), $(TeamIdentifierPrefix), \
+            entitlement, misspelled keys, and the envelope's signature (a profile changed after signing \
+            fails rule signature). Build variables ($(AppIdentifierPrefix), $(TeamIdentifierPrefix), \
             $(PRODUCT_BUNDLE_IDENTIFIER)) are expanded as Xcode does with the profile's prefix and team. \
             Each failure names what was claimed, what the profile grants and what to change. Exits 1 when \
             a rule fails, 2 when a file cannot be read.
@@ -112,6 +113,7 @@ struct LintCommand: ParsableCommand {
         return EntitlementLint(
             claimed: claimed,
             profile: inspection.profile,
+            signatureValid: inspection.signatureValid,
             bundleID: bundle,
             platform: chosenPlatform,
             configuration: chosenConfiguration,

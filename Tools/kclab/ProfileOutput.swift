@@ -15,7 +15,7 @@ enum ProfileText {
             "platform: \(profile.platforms.joined(separator: ", "))",
             "kind: \(kind(profile))",
             "created: \(profile.creationDate.formatted(.iso8601)); expires: \(profile.expirationDate.formatted(.iso8601))",
-            "UUID: \(profile.uuid.uuidString)",
+            "UUID: \(profile.uuid)",
             "entitlements:",
         ]
         for (key, value) in profile.entitlements.values.sorted(by: { $0.key < $1.key }) {
@@ -28,6 +28,9 @@ enum ProfileText {
             lines += devices.map { "  \($0)" }
         } else {
             lines.append("devices: any (distribution)")
+        }
+        for (key, value) in profile.otherValues.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(key): \(brief(value))")
         }
         lines.append("developer certificates: \(inspection.developerCertificates.count)")
         for certificate in inspection.developerCertificates { lines += describe(certificate) }
@@ -54,6 +57,12 @@ enum ProfileText {
             "    SHA-1 \(certificate.sha1)",
             "    SHA-256 \(certificate.sha256)",
         ]
+    }
+
+    /// A value as written, with data (such as `DER-Encoded-Profile`) given by its size.
+    static func brief(_ value: PlistValue) -> String {
+        if case .data(let data) = value { return "<\(data.count) bytes>" }
+        return text(value)
     }
 
     static func text(_ value: PlistValue) -> String {
@@ -84,6 +93,8 @@ enum ProfileJSON {
         var creationDate: Date
         var expirationDate: Date
         var uuid: String
+        /// The profile's other keys, under their own names (`TimeToLive`, `IsXcodeManaged`, …).
+        var otherKeys: [String: PlistValue]
         var provisionedDevices: [String]?
         var provisionsAllDevices: Bool
         var developerCertificates: [CertificateSummary]
@@ -104,7 +115,12 @@ enum ProfileJSON {
 
     static func text(_ inspection: ProfileInspection) throws -> String {
         let profile = inspection.profile
-        var verdict = Verdict(signatureValid: true, chain: "not-checked", current: inspection.isCurrent, checkedAt: inspection.date)
+        var verdict = Verdict(
+            signatureValid: inspection.signatureValid,
+            chain: "not-checked",
+            current: inspection.isCurrent,
+            checkedAt: inspection.date
+        )
         switch inspection.trust {
         case .notChecked: break
         case .trusted(let chain):
@@ -124,7 +140,8 @@ enum ProfileJSON {
             entitlements: profile.entitlements.values,
             creationDate: profile.creationDate,
             expirationDate: profile.expirationDate,
-            uuid: profile.uuid.uuidString,
+            uuid: profile.uuid,
+            otherKeys: profile.otherValues,
             provisionedDevices: profile.provisionedDevices,
             provisionsAllDevices: profile.provisionsAllDevices,
             developerCertificates: inspection.developerCertificates,

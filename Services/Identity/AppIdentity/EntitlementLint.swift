@@ -42,6 +42,8 @@ public struct EntitlementLint: Sendable {
 
     public var claimed: Entitlements
     public var profile: ProvisioningProfile
+    /// Whether the profile's envelope matches its signature (``ProfileInspection/signatureValid``).
+    public var signatureValid: Bool
     /// The bundle ID; default: the profile's explicit App ID, else the claimed application identifier.
     public var bundleID: BundleID?
     /// Default: the profile's platform.
@@ -55,6 +57,7 @@ public struct EntitlementLint: Sendable {
     public init(
         claimed: Entitlements,
         profile: ProvisioningProfile,
+        signatureValid: Bool = true,
         bundleID: BundleID? = nil,
         platform: Platform? = nil,
         configuration: Configuration? = nil,
@@ -63,6 +66,7 @@ public struct EntitlementLint: Sendable {
     ) {
         self.claimed = claimed
         self.profile = profile
+        self.signatureValid = signatureValid
         self.bundleID = bundleID
         self.platform = platform
         self.configuration = configuration
@@ -72,7 +76,8 @@ public struct EntitlementLint: Sendable {
 
     /// Every rule, in the order a person fixes them.
     public func findings() -> [LintFinding] {
-        var findings = [dates()]
+        var findings = signatureValid ? [] : [LintFinding("signature", .fail, ProfileInspection.changedAfterSigning)]
+        findings.append(dates())
         let platform = self.platform ?? (profile.platforms.contains("OSX") ? .macos : .ios)
         guard let prefix = profile.applicationIdentifierPrefixes.first, let team = profile.teamID else {
             return findings + [LintFinding("team", .fail, "the profile names no team or App ID prefix")]
@@ -94,9 +99,10 @@ public struct EntitlementLint: Sendable {
             return findings + [LintFinding("build-variables", .fail, error.message, fix: "use only the variables Xcode substitutes in entitlements")]
         }
         let appID = AppID(prefix: prefix, bundleID: bundleID)
+        if let covered = bundleIDCovered(appID) { findings.append(covered) }
         findings.append(applicationIdentifier(expanded, appID: appID, platform: platform))
         findings.append(teamIdentifier(expanded, team: team))
-        findings += listed(expanded, EntitlementKey.keychainAccessGroups, what: "keychain access group", capability: "Keychain Sharing")
+        findings += listed(expanded, EntitlementKey.keychainAccessGroups, capability: "Keychain Sharing")
         findings += applicationGroups(expanded, platform: platform, team: team)
         findings += associatedDomains(expanded)
         findings.append(getTaskAllow(expanded))
@@ -111,6 +117,22 @@ public struct EntitlementLint: Sendable {
         if let pattern = profile.appIDPattern, !pattern.isWildcard, let appID = try? AppID(pattern.rawValue) { return appID.bundleID }
         let claimedID = claimed.applicationIdentifier ?? claimed[EntitlementKey.macApplicationIdentifier]?.string
         return claimedID.flatMap { try? AppID($0) }?.bundleID
+    }
+
+    /// A `--bundle-id` given by hand must be one the profile's App ID covers, as App Store
+    /// processing requires of `CFBundleIdentifier`.
+    private func bundleIDCovered(_ appID: AppID) -> LintFinding? {
+        guard self.bundleID != nil, let pattern = profile.appIDPattern else { return nil }
+        let kind = pattern.isWildcard ? "wildcard" : "explicit"
+        guard pattern.matches(appID) else {
+            return LintFinding(
+                "bundle-id",
+                .fail,
+                "\(appID.bundleID) is not covered by the profile's \(kind) App ID \(pattern.rawValue)",
+                fix: "set PRODUCT_BUNDLE_IDENTIFIER to a bundle ID the App ID covers, or use the profile made for \(appID.bundleID)"
+            )
+        }
+        return LintFinding("bundle-id", .pass, "\(appID.bundleID) is covered by the \(kind) App ID \(pattern.rawValue)")
     }
 
     private func dates() -> LintFinding {
@@ -161,7 +183,13 @@ public struct EntitlementLint: Sendable {
     }
 
     /// A list entitlement whose every element the profile must grant.
-    private func listed(_ expanded: Entitlements, _ key: String, what: String, capability: String) -> [LintFinding] {
+    func listed(
+        _ expanded: Entitlements,
+        _ key: String,
+        capability: String,
+        fix: String =
+            "use a keychain access group the profile grants (with the team prefix, $(AppIdentifierPrefix) in the .entitlements file), or add it to the App ID"
+    ) -> [LintFinding] {
         guard let value = expanded[key] else { return [] }
         guard let granted = profile.entitlements[key] else {
             return [
@@ -188,47 +216,21 @@ public struct EntitlementLint: Sendable {
                     key,
                     .fail,
                     "\(denied.joined(separator: ", ")) not granted: the profile grants \(render(granted))\(hint)",
-                    fix:
-                        "use a \(what) the profile grants (with the team prefix, $(AppIdentifierPrefix) in the .entitlements file), or add it to the App ID"
+                    fix: fix
                 )
             ]
         }
         return [LintFinding(key, .pass, "\(render(value)) within \(render(granted))")]
     }
 
-    private func applicationGroups(_ expanded: Entitlements, platform: Platform, team: TeamID) -> [LintFinding] {
-        guard let groups = expanded.applicationGroups else { return [] }
-        var findings = listed(expanded, EntitlementKey.applicationGroups, what: "app group", capability: "App Groups")
-        let misnamed = groups.filter { group in
-            platform == .macos ? !(group.hasPrefix(team.prefix) || group.hasPrefix("group.")) : !group.hasPrefix("group.")
-        }
-        if !misnamed.isEmpty {
-            let rule =
-                platform == .macos ? "a Mac app group starts with the team ID (\(team.prefix)) or group." : "an iOS app group starts with group."
-            findings.append(
-                LintFinding(
-                    "app-group-names",
-                    .fail,
-                    "\(misnamed.joined(separator: ", ")): \(rule)",
-                    fix: "rename the group in the App Groups capability"
-                )
-            )
-        } else if platform == .macos, groups.contains(where: { !$0.hasPrefix(team.prefix) }) {
-            findings.append(
-                LintFinding(
-                    "app-group-names",
-                    .warn,
-                    "\(groups.filter { !$0.hasPrefix(team.prefix) }.joined(separator: ", ")): macOS 15 and later ask the user before a group. identifier is used outside a Mac App Store app",
-                    fix: "prefix Mac app groups with the team ID: \(team.prefix)…"
-                )
-            )
-        }
-        return findings
-    }
-
     private func associatedDomains(_ expanded: Entitlements) -> [LintFinding] {
         guard expanded[EntitlementKey.associatedDomains] != nil else { return [] }
-        var findings = listed(expanded, EntitlementKey.associatedDomains, what: "domain", capability: "Associated Domains")
+        var findings = listed(
+            expanded,
+            EntitlementKey.associatedDomains,
+            capability: "Associated Domains",
+            fix: "claim only domains the profile grants, or add the domain to the App ID's Associated Domains and regenerate the profile"
+        )
         let problems = expanded.associatedDomains.compactMap { entry in entryProblem(entry).map { "\(entry): \($0)" } }
         findings.append(
             problems.isEmpty
@@ -300,20 +302,7 @@ public struct EntitlementLint: Sendable {
         return LintFinding("devices", .pass, "\(devices.count) devices listed")
     }
 
-    /// Every other claimed entitlement the profile does not grant.
-    private func others(_ expanded: Entitlements) -> [LintFinding] {
-        let checked: Set<String> = [
-            EntitlementKey.applicationIdentifier, EntitlementKey.macApplicationIdentifier, EntitlementKey.teamIdentifier,
-            EntitlementKey.keychainAccessGroups, EntitlementKey.applicationGroups, EntitlementKey.associatedDomains,
-            EntitlementKey.getTaskAllow, "aps-environment",
-        ]
-        let rest = Entitlements(expanded.values.filter { !checked.contains($0.key) })
-        return EntitlementPolicy.violations(of: rest, allowedBy: profile).map { refusal in
-            LintFinding("entitlement", .fail, refusal.detail, fix: "enable the capability for the App ID, or remove the entitlement")
-        }
-    }
-
-    private func render(_ value: PlistValue) -> String {
+    func render(_ value: PlistValue) -> String {
         switch value {
         case .string(let text): text
         case .array(let elements): "[" + elements.map(render).joined(separator: ", ") + "]"

@@ -11,7 +11,8 @@ public enum EntitlementPolicy {
     /// A Mac profile's sandbox and hardened-runtime entitlements are the app's own
     /// (``EntitlementKey/isSelfGranted(_:onMac:)``).
     public static func violations(of claimed: Entitlements, allowedBy profile: ProvisioningProfile) -> [Refusal] {
-        claimed.values.keys.sorted().filter { !EntitlementKey.isSelfGranted($0, onMac: profile.isForMac) }.compactMap { key in
+        let claimed = withoutSelfNamedGroups(claimed, profile: profile)
+        return claimed.values.keys.sorted().filter { !EntitlementKey.isSelfGranted($0, onMac: profile.isForMac) }.compactMap { key in
             let value = claimed.values[key]!
             guard let allowed = profile.entitlements[key] else {
                 return Refusal(.entitlementNotAllowed, missingDetail(key, value, profile))
@@ -23,6 +24,24 @@ public enum EntitlementPolicy {
                 "\(key): \(denied.joined(separator: ", ")) not allowed by the profile (it allows \(render(allowed)))"
             )
         }
+    }
+
+    /// The app groups a Mac app names after its own team (`TEAMID.name`): on macOS they need no
+    /// registration, so no profile lists them (Apple's App Groups Entitlement reference: "You
+    /// don't need to register app groups that use this format").
+    public static func selfNamedGroups(_ claimed: Entitlements, profile: ProvisioningProfile) -> [String] {
+        guard profile.isForMac, let team = profile.teamID else { return [] }
+        return (claimed.applicationGroups ?? []).filter { $0.hasPrefix(team.prefix) }
+    }
+
+    /// `claimed` without its ``selfNamedGroups(_:profile:)``, for checking against the profile.
+    public static func withoutSelfNamedGroups(_ claimed: Entitlements, profile: ProvisioningProfile) -> Entitlements {
+        let own = Set(selfNamedGroups(claimed, profile: profile))
+        guard !own.isEmpty, let groups = claimed[EntitlementKey.applicationGroups]?.array else { return claimed }
+        var rest = claimed
+        let kept = groups.filter { element in element.string.map { !own.contains($0) } ?? true }
+        rest[EntitlementKey.applicationGroups] = kept.isEmpty ? nil : .array(kept)
+        return rest
     }
 
     /// The parts of `value` that `allowed` does not cover, rendered for a message; empty when all are allowed.

@@ -29,17 +29,43 @@ public struct ProfileInspection: Sendable {
     /// The date the profile's dates were checked at.
     public let date: Date
 
-    /// Opens `der` (throws when it is not CMS, carries no content, or its signature does not match
-    /// its content) and reads the profile inside; `roots`, when given, are the only anchors.
+    /// Whether the envelope's signature matches its content; false for a profile changed after
+    /// Apple signed it, whose fields are shown but can be trusted for nothing.
+    public let signatureValid: Bool
+
+    /// What to tell a person whose profile was changed after signing.
+    public static let changedAfterSigning = "the profile was changed after Apple signed it: download it again"
+
+    /// Opens `der` and reads the profile inside; `roots`, when given, are the only anchors. Throws,
+    /// with a message in a person's words, when the file is not a signed profile (an entitlements
+    /// file, JSON, a detached signature); a profile changed after signing opens with
+    /// ``signatureValid`` false.
     public init(der: Data, roots: TrustStore?, at date: Date) throws(IdentityError) {
-        let message: SignedMessage
+        let message: (content: Data, signer: Data, certificates: [Data])
         do {
-            message = try SignedMessage(der: der)
+            let verified = try SignedMessage(der: der)
+            message = (verified.content, verified.signerCertificate, verified.certificates)
+            signatureValid = true
         } catch {
-            throw IdentityError(.malformedPropertyList, "not a signed profile: \(error.message)", cause: error)
+            switch error.code {
+            case .badSignature:
+                guard let unverified = try? SignedMessage.unverifiedContent(der: der) else {
+                    throw IdentityError(.malformedPropertyList, Self.changedAfterSigning, cause: error)
+                }
+                message = unverified
+                signatureValid = false
+            case .missingContent:
+                throw IdentityError(.malformedPropertyList, "this is a detached signature: the profile is not inside it", cause: error)
+            default:
+                throw IdentityError(.malformedPropertyList, ProfileFileShape.notAProfile(der), cause: error)
+            }
         }
-        profile = try ProvisioningProfile(propertyList: message.content)
-        signer = try CertificateSummary(der: message.signerCertificate)
+        do {
+            profile = try ProvisioningProfile(propertyList: message.content)
+        } catch {
+            throw IdentityError(.malformedPropertyList, "the signed file holds no provisioning profile: \(error.message)", cause: error)
+        }
+        signer = try CertificateSummary(der: message.signer)
         var carried: [CertificateSummary] = []
         for certificate in message.certificates { carried.append(try CertificateSummary(der: certificate)) }
         self.carried = carried
@@ -51,7 +77,11 @@ public struct ProfileInspection: Sendable {
             trust = .notChecked
             return
         }
-        switch roots.evaluate(message.signerCertificate, intermediates: message.certificates, at: date, purpose: .any) {
+        guard signatureValid else {
+            trust = .untrusted(reason: "the signature does not match the content, so no chain vouches for it")
+            return
+        }
+        switch roots.evaluate(message.signer, intermediates: message.certificates, at: date, purpose: .any) {
         case .trusted(let chain):
             var summaries: [CertificateSummary] = []
             for certificate in chain { summaries.append(try CertificateSummary(der: certificate)) }
@@ -64,10 +94,13 @@ public struct ProfileInspection: Sendable {
     /// Whether the profile is valid at ``date``: made before it, not expired.
     public var isCurrent: Bool { profile.isCurrent(at: date) }
 
-    /// One line per check: the signature (always valid here: an invalid one does not open), the
-    /// chain, and the dates.
+    /// One line per check: the signature, the chain, and the dates.
     public var verdict: [String] {
-        var lines = ["signature: valid (the envelope's signer signed this content)"]
+        var lines = [
+            signatureValid
+                ? "signature: valid (the envelope's signer signed this content)"
+                : "signature: NOT valid: \(Self.changedAfterSigning)"
+        ]
         switch trust {
         case .notChecked: lines.append("chain: not checked (give --trust with the roots to trust, such as Apple's root certificates)")
         case .trusted(let chain): lines.append("chain: trusted, \(chain.map(\.commonName).joined(separator: " → "))")

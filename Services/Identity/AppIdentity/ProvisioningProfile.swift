@@ -34,8 +34,12 @@ public struct ProvisioningProfile: Hashable, Sendable {
     public var creationDate: Date
     /// When the profile stops being valid.
     public var expirationDate: Date
-    /// The profile's UUID.
-    public var uuid: UUID
+    /// The profile's UUID, as the profile writes it: real ones are lower case, and Xcode names the
+    /// installed file after this exact string.
+    public var uuid: String
+    /// The profile's other keys as it holds them (`TimeToLive`, `Version`, `IsXcodeManaged`,
+    /// `PPQCheck`, `DER-Encoded-Profile`, …), for a reader to show; none decides anything.
+    public var otherValues: [String: PlistValue] = [:]
 
     /// Makes a profile from its parts.
     public init(
@@ -50,7 +54,7 @@ public struct ProvisioningProfile: Hashable, Sendable {
         provisionedDevices: [String]?,
         creationDate: Date,
         expirationDate: Date,
-        uuid: UUID
+        uuid: String
     ) {
         self.name = name
         self.appIDName = appIDName
@@ -114,6 +118,11 @@ extension ProvisioningProfile {
         static let timeToLive = "TimeToLive"
         static let version = "Version"
         static let xcodeManaged = "IsXcodeManaged"
+        /// The keys read into the profile's own properties.
+        static let modeled: Set<String> = [
+            name, appIDName, prefixes, teamIdentifier, teamName, platform, entitlements, certificates, devices, allDevices,
+            creationDate, expirationDate, uuid,
+        ]
     }
 
     /// Reads the property list found inside an `embedded.mobileprovision`.
@@ -149,7 +158,8 @@ extension ProvisioningProfile {
         provisionsAllDevices = plist[Key.allDevices]?.bool ?? false
         creationDate = try required(Key.creationDate) { if case .date(let date) = $0 { date } else { nil } }
         expirationDate = try required(Key.expirationDate) { if case .date(let date) = $0 { date } else { nil } }
-        uuid = try required(Key.uuid) { $0.string.flatMap(UUID.init(uuidString:)) }
+        uuid = try required(Key.uuid) { value in value.string.flatMap { UUID(uuidString: $0) == nil ? nil : $0 } }
+        otherValues = plist.filter { !Key.modeled.contains($0.key) }
     }
 
     /// The profile as an XML property list, as Apple writes it inside the CMS envelope.
@@ -165,7 +175,7 @@ extension ProvisioningProfile {
             Key.certificates: .array(developerCertificates.map(PlistValue.data)),
             Key.creationDate: .date(creationDate),
             Key.expirationDate: .date(expirationDate),
-            Key.uuid: .string(uuid.uuidString),
+            Key.uuid: .string(uuid),
             Key.timeToLive: .integer(Int(expirationDate.timeIntervalSince(creationDate) / 86_400)),
             Key.version: .integer(1),
             Key.xcodeManaged: .bool(false),

@@ -21,6 +21,20 @@ public struct SignedMessage: Sendable, Hashable {
     /// ``CMSError/Code/missingContent`` for a detached signature, and
     /// ``CMSError/Code/badSignature`` when the signature does not match the content.
     public init(der: Data) throws(CMSError) {
+        let opened = try Self.open(der, checkingSignature: true)
+        content = opened.content
+        signerCertificate = opened.signer
+        certificates = opened.certificates
+    }
+
+    /// Reads a message's content and certificates without checking its signature, so that a
+    /// person can be shown what a message that was changed after signing says. Nothing read this
+    /// way may be trusted: ``init(der:)`` is the only door to a ``SignedMessage``.
+    public static func unverifiedContent(der: Data) throws(CMSError) -> (content: Data, signer: Data, certificates: [Data]) {
+        try open(der, checkingSignature: false)
+    }
+
+    private static func open(_ der: Data, checkingSignature: Bool) throws(CMSError) -> (content: Data, signer: Data, certificates: [Data]) {
         OpenSSLErrorQueue.clear()
         let input = MemoryBIO(der)
         guard let cms = d2i_CMS_bio(input.pointer, nil) else {
@@ -35,7 +49,8 @@ public struct SignedMessage: Sendable, Hashable {
         }
         let output = MemoryBIO()
         // The chain is evaluated separately (TrustStore), so only the signature is checked here.
-        let flags = UInt32(CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY)
+        var flags = UInt32(CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY)
+        if !checkingSignature { flags |= UInt32(CMS_NO_CONTENT_VERIFY | CMS_NO_ATTR_VERIFY) }
         guard CMS_verify(cms, nil, nil, nil, output.pointer, flags) == 1 else {
             throw CMSError(.badSignature, "the signature does not match the content: \(OpenSSLErrorQueue.drain())")
         }
@@ -45,8 +60,6 @@ public struct SignedMessage: Sendable, Hashable {
         }
         let carried = CMS_get1_certs(cms)
         defer { if let carried { keychainlab_sk_X509_pop_free(carried) } }
-        content = output.contents
-        signerCertificate = signer.der
-        certificates = X509Stack.handles(of: carried).map(\.der)
+        return (output.contents, signer.der, X509Stack.handles(of: carried).map(\.der))
     }
 }

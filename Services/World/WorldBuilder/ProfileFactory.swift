@@ -65,7 +65,7 @@ enum ProfileFactory {
             provisionedDevices: devices,
             creationDate: created,
             expirationDate: created.addingTimeInterval(lifetime),
-            uuid: UUID()
+            uuid: UUID().uuidString.lowercased()
         )
     }
 }

@@ -1,0 +1,36 @@
+extension EntitlementKey {
+    /// Entitlement keys Apple documents (the Entitlements reference on developer.apple.com), beside
+    /// the ones the lab reads: a claimed key near one of these but not equal is a misspelling.
+    public static let wellKnown: [String] = [
+        keychainAccessGroups, applicationIdentifier, macApplicationIdentifier, associatedApplicationIdentifier, teamIdentifier,
+        applicationGroups, associatedDomains, getTaskAllow, onDemandInstallCapable, webBrowserPublicKeyCredential,
+        "aps-environment", "com.apple.developer.aps-environment",
+        "com.apple.developer.icloud-container-identifiers", "com.apple.developer.icloud-container-environment",
+        "com.apple.developer.icloud-services", "com.apple.developer.ubiquity-container-identifiers",
+        "com.apple.developer.ubiquity-kvstore-identifier", "com.apple.developer.applesignin",
+        "com.apple.developer.authentication-services.autofill-credential-provider",
+        "com.apple.developer.associated-appclip-app-identifiers", "com.apple.developer.parent-application-identifiers",
+        "com.apple.developer.default-data-protection", "com.apple.developer.devicecheck.appattest-environment",
+        "com.apple.developer.healthkit", "com.apple.developer.healthkit.access", "com.apple.developer.homekit",
+        "com.apple.developer.in-app-payments", "com.apple.developer.pass-type-identifiers", "com.apple.developer.siri",
+        "com.apple.developer.networking.networkextension", "com.apple.developer.networking.vpn.api",
+        "com.apple.developer.networking.wifi-info", "com.apple.developer.nfc.readersession.formats",
+        "com.apple.developer.usernotifications.time-sensitive", "com.apple.developer.usernotifications.communication",
+        "com.apple.developer.game-center", "com.apple.developer.weatherkit", "com.apple.developer.user-fonts",
+        "com.apple.developer.kernel.increased-memory-limit", "com.apple.developer.system-extension.install",
+        "com.apple.developer.endpoint-security.client", "com.apple.developer.contacts.notes",
+        "com.apple.developer.group-session", "com.apple.developer.family-controls",
+        "com.apple.security.app-sandbox", "com.apple.security.network.client", "com.apple.security.network.server",
+        "com.apple.security.files.user-selected.read-only", "com.apple.security.files.user-selected.read-write",
+        "com.apple.security.files.downloads.read-write", "com.apple.security.files.bookmarks.app-scope",
+        "com.apple.security.device.camera", "com.apple.security.device.audio-input", "com.apple.security.device.usb",
+        "com.apple.security.device.bluetooth", "com.apple.security.personal-information.addressbook",
+        "com.apple.security.personal-information.location", "com.apple.security.print",
+        "com.apple.security.automation.apple-events", "com.apple.security.smartcard",
+        "com.apple.security.cs.allow-jit", "com.apple.security.cs.allow-unsigned-executable-memory",
+        "com.apple.security.cs.disable-library-validation", "com.apple.security.cs.allow-dyld-environment-variables",
+        "com.apple.security.cs.disable-executable-page-protection", "com.apple.security.cs.debugger",
+        "com.apple.security.temporary-exception.mach-lookup.global-name", "com.apple.security.inherit",
+        "beta-reports-active",
+    ]
+}
