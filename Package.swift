@@ -243,7 +243,7 @@ let package = Package(
         /// property list Xcode writes) and expanded as Xcode expands them.
         .target(
             name: "XcodeProject",
-            dependencies: ["LabErrors"],
+            dependencies: ["AppIdentity", "LabErrors"],
             path: "Services/World/XcodeProject",
             swiftSettings: strictSettings
         ),

@@ -15,14 +15,28 @@ import Testing
         ("$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)", "ABC1234DEF.com.useyourloaf.amazingApp1"),
         ("group.plain", "group.plain"),
         ("", ""),
+        ("${TeamIdentifierPrefix}group", "USEYRLOAF9.group"),
+        ("$(PRODUCT_BUNDLE_IDENTIFIER:lower)", "com.useyourloaf.amazingapp1"),
+        ("group.$(PRODUCT_BUNDLE_IDENTIFIER:rfc1034identifier)", "group.com-useyourloaf-amazingApp1"),
+        ("cost $5", "cost $5"),
     ])
     func expandsLikeXcode(_ text: String, _ expected: String) throws {
         #expect(try variables.expand(text) == expected)
     }
 
-    @Test(arguments: ["$(AppIdentifierPrefx)x", "$(AppIdentifierPrefix", "$()x"])
+    @Test(arguments: [
+        "$(AppIdentifierPrefx)x", "$(AppIdentifierPrefix", "$()x", "${AppIdentifierPrefix", "$(AppIdentifierPrefix:bogus)x",
+        "$(UNSET:default=x)", "$(inherited)",
+    ])
     func rejectsUnknownOrBrokenVariables(_ text: String) {
         #expect(throws: IdentityError(.malformedValue, "")) { try variables.expand(text) }
+    }
+
+    /// The error names the variables a world file may use, so a typo is found at once.
+    @Test func anUnknownNameListsTheKnownOnes() {
+        let error = #expect(throws: IdentityError.self) { try variables.expand("$(AppIdentifierPrefx)x") }
+        let known = "(known: $(AppIdentifierPrefix), $(PRODUCT_BUNDLE_IDENTIFIER), $(TeamIdentifierPrefix))"
+        #expect(error?.message.contains("$(AppIdentifierPrefx)") == true && error?.message.contains(known) == true, "\(String(describing: error))")
     }
 
     @Test func expandsNestedValues() throws {

@@ -24,7 +24,7 @@ import XcodeProject
         let project = try XcodeProject(contentsOf: bundle)
         #expect(project.name == "Notes" && project.configurations == ["Debug", "Release"])
         #expect(project.targets.map(\.name) == ["Notes", "Widget", "Kit"])
-        #expect(project.targets.map(\.isApplicationOrExtension) == [true, true, false])
+        #expect(project.targets.map(\.isSignedWithEntitlements) == [true, true, false])
         #expect(project.settings["Debug"]?["OTHER_LDFLAGS"] == "-ObjC $(inherited)", "a list is joined by spaces")
         let notes = BuildSettings(project: project, target: project.targets[0], configuration: "Debug", sdk: "iphoneos")
         #expect(notes.value("PRODUCT_BUNDLE_IDENTIFIER") == "com.example.My-Notes", "${…}, $(…) and :rfc1034identifier")

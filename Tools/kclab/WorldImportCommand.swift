@@ -13,7 +13,8 @@ extension WorldCommand {
             discussion: """
                 Reads PROJECT.xcodeproj/project.pbxproj, finds the application and app-extension targets, \
                 expands their PRODUCT_BUNDLE_IDENTIFIER, DEVELOPMENT_TEAM and CODE_SIGN_ENTITLEMENTS as \
-                Xcode does (.xcconfig files, project-level settings, $(inherited), $(AppIdentifierPrefix)…), reads each \
+                Xcode does (.xcconfig files, project-level settings, conditional settings, $(inherited), operators such as \
+                :default= and :rfc1034identifier, $(AppIdentifierPrefix)…), reads each \
                 .entitlements file, and writes a world with an iPhone and a Mac and a website for every \
                 associated domain. What cannot be resolved is listed on standard error, never guessed. \
                 Then: kclab world check FILE, kclab up --world FILE (docs/your-app.md).

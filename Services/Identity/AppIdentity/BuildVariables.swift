@@ -16,25 +16,12 @@ public struct BuildVariables: Hashable, Sendable {
         ]
     }
 
-    /// Replaces every `$(NAME)` in `text`; an unknown name is an error, as it is for Xcode.
+    /// Replaces every reference in `text` (`$(NAME)`, `${NAME}`, with Xcode's operators:
+    /// `$(PRODUCT_BUNDLE_IDENTIFIER:lower)`) through the lab's one expander; an unknown name, a
+    /// reference never closed or an unknown operator is an error, naming the variables there are.
     public func expand(_ text: String) throws(IdentityError) -> String {
-        var result = ""
-        var rest = Substring(text)
-        // firstRange(of:) searches in place (Foundation's range(of:) copies the rest each time).
-        while let start = rest.firstRange(of: "$(") {
-            result += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].firstIndex(of: ")") else {
-                throw IdentityError(.malformedValue, "unterminated build variable in '\(text)'")
-            }
-            let name = String(rest[start.upperBound..<end])
-            guard let value = values[name] else {
-                let known = values.keys.sorted().map { "$(\($0))" }.joined(separator: ", ")
-                throw IdentityError(.malformedValue, "unknown build variable $(\(name)) in '\(text)' (known: \(known))")
-            }
-            result += value
-            rest = rest[rest.index(after: end)...]
-        }
-        return result + rest
+        var expander = BuildSettingExpander(policy: .strict(known: values.keys.sorted()), levels: [values])
+        return try expander.expand(text)
     }
 
     /// Expands every string in `value`, however deeply nested.

@@ -44,41 +44,92 @@ public struct ProjectImport: Sendable {
 
     /// Imports `project` built with `configuration` (default: the project's first, as
     /// `xcodebuild` picks it for a run), with `team` over every target's `DEVELOPMENT_TEAM` and
-    /// `settings` over every target's (as `xcodebuild NAME=VALUE` sets them).
+    /// `settings` over every target's (as `xcodebuild NAME=VALUE` sets them). Without a
+    /// configuration named, one the project's files do not resolve (a git-ignored `.xcconfig`)
+    /// gives way to the next that does, and the notes say which, and what was missing.
     public init(
         _ project: XcodeProject,
         configuration: String? = nil,
         team: TeamID? = nil,
         settings: [String: String] = [:]
     ) throws(XcodeProjectError) {
-        guard let chosen = configuration ?? project.configurations.first else {
+        guard let first = configuration ?? project.configurations.first else {
             throw XcodeProjectError(.shape, "the project has no build configuration")
         }
-        guard project.configurations.contains(chosen) else {
-            throw XcodeProjectError(.shape, "no configuration '\(chosen)': the project has \(project.configurations.joined(separator: ", "))")
+        guard project.configurations.contains(first) else {
+            throw XcodeProjectError(.shape, "no configuration '\(first)': the project has \(project.configurations.joined(separator: ", "))")
+        }
+        var attempt = Self.attempt(project, configuration: first, team: team, settings: settings)
+        if configuration == nil, !attempt.resolves {
+            let others = project.configurations.filter { $0 != first }
+            if let other = others.lazy.map({ Self.attempt(project, configuration: $0, team: team, settings: settings) }).first(where: \.resolves) {
+                let missing = attempt.problems.isEmpty ? "no target imported" : attempt.problems.joined(separator: "; ")
+                attempt = other
+                attempt.notes.insert(
+                    "configuration \(first) does not resolve (\(missing)): imported configuration \(other.configuration) instead; "
+                        + "pass --configuration \(first) with --set NAME=VALUE for what is missing to import it",
+                    at: 0
+                )
+            }
         }
         projectName = project.name
-        self.configuration = chosen
-        origin = "the Xcode project \(project.name) (configuration \(chosen))"
-        apps = []
-        notes = project.problems[chosen] ?? []
+        self.configuration = attempt.configuration
+        origin = "the Xcode project \(project.name) (configuration \(attempt.configuration))"
+        apps = attempt.apps
+        notes = attempt.notes
+        if apps.isEmpty {
+            let hint =
+                configuration == nil && project.configurations.count > 1
+                ? " (no configuration resolves: pass --configuration NAME and --set NAME=VALUE)" : ""
+            throw XcodeProjectError(.shape, "no app or app-extension target could be imported\(hint): \(notes.joined(separator: "; "))")
+        }
+    }
+
+    /// One configuration's apps and notes.
+    private struct Attempt {
+        var configuration: String
+        var apps: [ImportedApp] = []
+        var notes: [String] = []
+        /// What the project's files could not resolve for the configuration.
+        var problems: [String] = []
+        /// Whether it imports apps, with every file it names read.
+        var resolves: Bool { !apps.isEmpty && problems.isEmpty }
+    }
+
+    private static func attempt(_ project: XcodeProject, configuration: String, team: TeamID?, settings: [String: String]) -> Attempt {
+        var attempt = Attempt(configuration: configuration)
+        attempt.problems = project.problems[configuration] ?? []
+        attempt.notes = attempt.problems
+        // A scratch import gathers the targets; the real one keeps the result.
+        var scratch = ProjectImport(projectName: project.name, configuration: configuration)
         // One bundle ID may have a build per platform (a multiplatform target, or an iOS target and
         // its Mac twin), not two builds for one platform.
         var seen: Set<String> = []
         for target in project.targets {
-            guard target.isApplicationOrExtension else {
-                notes.append("target \(target.name) (\(target.productType)) is not an app or an app extension: skipped")
+            guard target.isSignedWithEntitlements else {
+                attempt.notes.append("target \(target.name) (\(target.productType)) skipped: \(target.skipReason)")
                 continue
             }
-            for app in importTarget(target, of: project, team: team, settings: settings) {
+            for app in scratch.importTarget(target, of: project, team: team, settings: settings) {
                 guard seen.insert("\(app.bundleID) \(app.platform)").inserted else {
-                    notes.append("target \(target.name): \(app.bundleID) is already another target's bundle ID for \(app.platform.rawValue): skipped")
+                    attempt.notes.append(
+                        "target \(target.name): \(app.bundleID) is already another target's bundle ID for \(app.platform.rawValue): skipped"
+                    )
                     continue
                 }
-                apps.append(app)
+                attempt.apps.append(app)
             }
         }
-        if apps.isEmpty { throw XcodeProjectError(.shape, "no app or app-extension target could be imported: \(notes.joined(separator: "; "))") }
+        attempt.notes += scratch.notes
+        return attempt
+    }
+
+    private init(projectName: String, configuration: String) {
+        self.projectName = projectName
+        self.configuration = configuration
+        origin = ""
+        apps = []
+        notes = []
     }
 
     /// One app from its `.entitlements` file, its bundle ID and its team (`kclab world import

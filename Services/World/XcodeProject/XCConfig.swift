@@ -1,6 +1,8 @@
 public import Foundation
 
-/// A build configuration file (`.xcconfig`): `NAME = VALUE` lines (`NAME[sdk=…] = VALUE` too),
+/// A build configuration file (`.xcconfig`): `NAME = VALUE` lines, conditional ones too
+/// (`NAME[sdk=iphoneos*][arch=arm64][config=Debug] = VALUE`, kept under that key for
+/// ``BuildSettings`` to choose), a value going on after a trailing `\`, a trailing `;` dropped,
 /// `//` comments, and `#include "other.xcconfig"` (`#include?` when the file may be missing),
 /// read as Xcode reads them: a later line wins, an included file's lines count where it is
 /// included. Includes nest at most ``maximumDepth`` deep, at most ``maximumFiles`` files are
@@ -62,10 +64,17 @@ public struct XCConfig: Sendable {
     }
 
     private mutating func parse(_ text: String, at url: URL, depth: Int) {
+        // A value that ends in `\` goes on on the next line, joined by a space, as Xcode reads it.
+        var continued: (name: String, chunks: [String])? = nil
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(rawLine)
             if let comment = line.firstRange(of: "//") { line = line[..<comment.lowerBound] }
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let pending = continued {
+                continued = nil
+                assign(pending.name, pending.chunks, trimmed.isEmpty ? nil : trimmed, continuing: &continued)
+                continue
+            }
             guard !trimmed.isEmpty else { continue }
             if trimmed.hasPrefix("#include") {
                 let optional = trimmed.hasPrefix("#include?")
@@ -78,14 +87,53 @@ public struct XCConfig: Sendable {
                 include(target, depth: depth + 1, optional: optional)
                 continue
             }
-            guard let equals = trimmed.firstIndex(of: "=") else {
+            guard let equals = Self.assignment(in: trimmed) else {
                 problem("\(url.lastPathComponent):\(number + 1): not a NAME = VALUE line")
                 continue
             }
             let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { continue }
-            settings[name] = value
+            // One spelling of a conditional key, `NAME[sdk=iphoneos*]`, however the file spaces it.
+            let key = ConditionalSetting(name)?.key ?? name
+            assign(key, [], trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces), continuing: &continued)
         }
+        if let pending = continued { settings[pending.name] = pending.chunks.joined(separator: " ") }
+    }
+
+    /// Sets `name` to its `chunks` so far and `chunk` (nil: the value ended on the line before),
+    /// or, when `chunk` ends in `\`, keeps them in `continued` for the next line. A trailing `;`
+    /// is dropped, as Xcode drops it.
+    private mutating func assign(
+        _ name: String,
+        _ chunks: [String],
+        _ chunk: String?,
+        continuing continued: inout (name: String, chunks: [String])?
+    ) {
+        guard var chunk else {
+            settings[name] = chunks.joined(separator: " ")
+            return
+        }
+        if chunk.hasSuffix(";") { chunk = String(chunk.dropLast()).trimmingCharacters(in: .whitespaces) }
+        guard chunk.hasSuffix("\\") else {
+            settings[name] = (chunks + [chunk]).joined(separator: " ")
+            return
+        }
+        let head = String(chunk.dropLast()).trimmingCharacters(in: .whitespaces)
+        continued = (name, head.isEmpty ? chunks : chunks + [head])
+    }
+
+    /// The `=` of a `NAME = VALUE` line: the first one outside the key's conditions, so that
+    /// `NAME[sdk=iphoneos*] = VALUE` sets `NAME[sdk=iphoneos*]`.
+    private static func assignment(in line: String) -> String.Index? {
+        var inCondition = false
+        for index in line.indices {
+            switch line[index] {
+            case "[": inCondition = true
+            case "]": inCondition = false
+            case "=" where !inCondition: return index
+            default: continue
+            }
+        }
+        return nil
     }
 }

@@ -31,13 +31,37 @@ public struct XcodeProject: Sendable {
             self.baseSettings = baseSettings
         }
 
-        /// An app or an app extension: what is signed with entitlements and installed.
-        public var isApplicationOrExtension: Bool {
-            productType == "com.apple.product-type.application" || productType.hasPrefix("com.apple.product-type.app-extension")
-                || productType == "com.apple.product-type.application.watchapp2"
-                || productType == "com.apple.product-type.application.on-demand-install-capable"
-                || productType == "com.apple.product-type.extensionkit-extension"
+        /// A target Xcode signs with entitlements and that can call the keychain: applications
+        /// (login items included), app and ExtensionKit extensions, XPC services, App Clips, watch
+        /// apps and their extensions, command-line and helper tools, system and driver extensions.
+        public var isSignedWithEntitlements: Bool {
+            Self.signedKinds.contains(productType) || productType.hasPrefix("com.apple.product-type.app-extension")
         }
+
+        /// Why a target is not imported, for the import's notes.
+        public var skipReason: String {
+            if productType.hasPrefix("com.apple.product-type.bundle.unit-test") || productType.hasPrefix("com.apple.product-type.bundle.ui-testing") {
+                return "a test bundle runs inside its test host, with the host's entitlements (kclab test gives it the host's identity)"
+            }
+            return "it is not signed with entitlements of its own (a framework, library or resource bundle)"
+        }
+
+        static let signedKinds: Set<String> = [
+            "com.apple.product-type.application",
+            "com.apple.product-type.application.watchapp",
+            "com.apple.product-type.application.watchapp2",
+            "com.apple.product-type.application.watchapp2-container",
+            "com.apple.product-type.application.on-demand-install-capable",
+            "com.apple.product-type.application.messages",
+            "com.apple.product-type.extensionkit-extension",
+            "com.apple.product-type.watchkit-extension",
+            "com.apple.product-type.watchkit2-extension",
+            "com.apple.product-type.tv-app-extension",
+            "com.apple.product-type.xpc-service",
+            "com.apple.product-type.tool",
+            "com.apple.product-type.system-extension",
+            "com.apple.product-type.driver-extension",
+        ]
     }
 
     /// The project's name (the `.xcodeproj` folder's, without the extension).
