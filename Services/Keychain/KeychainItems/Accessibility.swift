@@ -1,3 +1,5 @@
+import KeychainTypes
+
 /// `kSecAttrAccessible`'s protection classes (spec keychain.md §3).
 public enum Accessibility: String, Hashable, Sendable, CaseIterable {
     case whenUnlocked = "ak"
@@ -21,5 +23,11 @@ public enum Accessibility: String, Hashable, Sendable, CaseIterable {
     /// Whether an item with this protection may sync to the account's other devices.
     public var maySync: Bool {
         self == .whenUnlocked || self == .afterFirstUnlock || self == .always
+    }
+
+    /// Apple's name of the constant (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`), for
+    /// messages; the raw value if the table lacks it.
+    public var constantName: String {
+        SecConstantTable.entries.first { $0.name.hasPrefix("kSecAttrAccessible") && $0.value == rawValue }?.name ?? rawValue
     }
 }

@@ -54,6 +54,10 @@ extension KeychainEngine {
             }
             let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
             try client.checkAppClipSync(changes.synchronizable, call: .update)
+            if case .only(true) = changes.synchronizable {
+                // Both named in the changes: refused before anything is searched.
+                try Self.checkSyncProtection(synchronizable: true, protection: changes.protection, call: .update)
+            }
             let filter = try filter(for: parsed, groups: client.writableGroups, client: client, loadData: true)
             let date = now()
             let engine = self
@@ -115,6 +119,11 @@ extension KeychainEngine {
         }
         if let data = changes.valueData {
             new.data = data
+        }
+        if changes.protection != nil || changes.synchronizable != .unspecified {
+            // One of the two changed and the other was already so: the item would be both. An
+            // update naming neither leaves an item stored before the rule as it was.
+            try Self.checkSyncProtection(synchronizable: new.isSynchronizable, protection: new.attributes["pdmn"]?.string, call: .update)
         }
         var modified = date
         if case .date(let old)? = item.attributes["mdat"], modified <= old {
