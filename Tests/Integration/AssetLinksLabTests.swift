@@ -89,7 +89,7 @@ import WorldTestSupport
     }
 
     /// Each broken Android file of the catalogue (`brokenSites: true`), through nginx: Google's
-    /// error code and Android's verdict for App Links.
+    /// error code and Android's verdict for App Links, which alone decides with `--verdict android`.
     static let broken: [(kind: String, code: String, android: String)] = [
         ("redirect", "REDIRECT", "FAILURE_REDIRECT"),
         ("wrong-content-type", "WRONG_CONTENT_TYPE", "SUCCESS"),
@@ -112,6 +112,12 @@ import WorldTestSupport
                 #expect(checked.status == 1, "\(kind): \(checked.stdout)\(checked.stderr)")
                 #expect((report["googleErrors"] as? [String])?.contains(code) == true, "\(kind): \(report)")
                 #expect(report["androidVerdict"] as? String == android, "\(kind): \(report)")
+                // Asked for Android's verdict alone, the exit status follows it: a file Google's
+                // API refuses (text/plain) still passes where Android's verifier reads it.
+                let androidOnly = try lab.kclab([
+                    "assetlinks", "check", host, "--package", "com.example.app", "--fingerprint", Self.fingerprint, "--verdict", "android",
+                ])
+                #expect(androidOnly.status == (android == "SUCCESS" ? 0 : 1), "\(kind): \(androidOnly.stdout)\(androidOnly.stderr)")
             }
         }
     }

@@ -57,7 +57,7 @@ import Testing
             target: .site("https://t.example"),
             linked: true
         ),
-        Case(name: "2002 an empty list", body: "[]", linked: false),
+        Case(name: "2002 an empty list", body: "[]", linked: false, codes: [.fetchError]),
         Case(
             name: "2003 a bad statement between good ones",
             body: "[\(app()), {}, \(web("https://t.example"))]",

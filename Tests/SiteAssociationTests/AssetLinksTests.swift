@@ -72,10 +72,15 @@ import Testing
         #expect(list.findings.filter { $0.result == .fail }.allSatisfy { $0.code == .malformedContent && $0.position != nil })
     }
 
-    @Test func anEmptyListIsSaidToLookLikeAnOutage() {
+    @Test func anEmptyListFailsAsGooglesAPIAnswersIt() {
         // 2002: [] parses, and the API answers FETCH_ERROR "No statements were found".
         let list = Self.read("[]")
-        #expect(!list.failed && list.findings.contains { $0.rule == .emptyList && $0.result == .warn })
+        let empty = list.findings.first { $0.rule == .emptyList }
+        #expect(list.failed && empty?.result == .fail && empty?.code == .fetchError, "\(list.findings)")
+        #expect(empty?.detail.contains("No statements were found") == true)
+        // An empty included file only adds nothing.
+        let included = StatementList.read(Data("[]".utf8), file: "https://a.example/more.json")
+        #expect(!included.failed && included.findings.contains { $0.rule == .emptyList && $0.result == .warn })
     }
 
     @Test(arguments: [

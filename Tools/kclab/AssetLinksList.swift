@@ -10,10 +10,13 @@ extension AssetLinksCommand {
             discussion: """
                 The list is fetched (or read from --file) and its includes followed as by kclab \
                 assetlinks check; a statement Google's API skips is not listed, and its error codes \
-                are printed. With --relation only that relation's statements are listed. --json prints \
-                the API's ListResponse shape (statements with source, relation and target; errorCode). \
-                Exit status 0 when Google's API reads the list without error, 1 otherwise, 2 for a \
-                usage error. docs/assetlinks.md.
+                are printed. With --relation only that relation's statements are listed (an empty one \
+                lists every relation, as the API's does). --json prints the API's ListResponse shape \
+                (statements with source, relation and target; errorCode; debugString) and the outcome \
+                Google's compatibility suite expects (SUCCESS, FETCH_ERROR). Exit status 0 when Google's \
+                API reads the list without error and finds a statement, 1 otherwise (an empty list is \
+                FETCH_ERROR, "No statements were found"; a relation no statement gives finds nothing), \
+                2 for a usage error. docs/assetlinks.md.
                 """
         )
 
@@ -25,26 +28,35 @@ extension AssetLinksCommand {
         @Flag(help: "Print one JSON object, in the API's ListResponse shape.")
         var json = false
 
+        func validate() throws {
+            _ = try query(try source.source())
+        }
+
         func run() async throws {
-            let asked: AssetRelation?
-            do {
-                asked = try relation.map { text throws(AssetLinksProblem) in try AssetRelation(text) }
-            } catch {
-                throw ValidationError("--relation: \(error.message)")
-            }
             let (site, served, resolved) = try await source.statements()
-            // The report's reading of the findings gives Google's codes.
-            let report = AssetLinksReport(source: site, served: served, resolved: resolved, app: nil, relations: [])
-            let listing = StatementListing(source: site, statements: resolved.statements, relation: asked, errors: report.googleErrors)
+            let answer = try query(site).answer(served: served, resolved: resolved)
             if json {
-                say(try JSONOutput.pretty(listing))
+                say(try JSONOutput.pretty(answer))
             } else {
-                for statement in listing.statements { say(statement.line) }
+                // The report's reading of the findings gives Google's summary.
+                let report = AssetLinksReport(source: site, served: served, resolved: resolved, app: nil, relations: [])
+                let statements = answer.statements ?? []
+                for statement in statements { say(statement.line) }
                 for finding in report.findings where finding.result == .fail { say(finding.description) }
                 say(report.googleSummary)
-                say("\(listing.statements.count) \(listing.statements.count == 1 ? "statement" : "statements") for \(site)")
+                if let notFound = answer.notFound { say(notFound) }
+                say("\(statements.count) \(statements.count == 1 ? "statement" : "statements") for \(site)")
             }
-            if !listing.errorCode.isEmpty { throw ExitCode(1) }
+            if answer.outcome != .success || !answer.found { throw ExitCode(1) }
+        }
+
+        /// The list request, read as Google's API reads one.
+        private func query(_ site: WebAsset) throws -> AssetLinksQuery {
+            do {
+                return try AssetLinksQuery.parse(source: .web(site: site.description), relation: relation)
+            } catch {
+                throw ValidationError("--relation: \(error.message) [\(AssetLinksErrorCode.invalidQuery.rawValue)]")
+            }
         }
     }
 }

@@ -34,7 +34,7 @@ struct AssetLinksSource: ParsableArguments {
 
     func source() throws -> WebAsset {
         do {
-            return site.contains("://") ? try WebAsset(site: site) : try WebAsset(secureHost: site)
+            return try WebAsset(argument: site)
         } catch {
             throw ValidationError(error.message)
         }

@@ -15,7 +15,7 @@ struct SiteCommand: AsyncParsableCommand {
 }
 
 extension SiteCommand {
-    /// `kclab site check DOMAIN --app TEAM.BUNDLE --package P:SHA256 [--json]`
+    /// `kclab site check DOMAIN-or-URL --app TEAM.BUNDLE --package P:SHA256 [--json]`
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Judge a site's apple-app-site-association and assetlinks.json files for both apps, and compare what they grant.",
@@ -27,13 +27,15 @@ extension SiteCommand {
                 get_login_creds names the Android app (shared-credentials); applinks names the iOS app \
                 ⇔ Android verifies the host's App Links (app-links); the paths iOS opens, beside the \
                 ones the Android app declares (app-link-paths); the host answers both files itself, \
-                200 and no redirect (same-host). Exit status 0 when both apps share and every rule \
-                holds, 1 when one fails, 2 for a usage error. With --aasa-file and --assetlinks-file, \
+                200 and no redirect (same-host). The site is a domain or its https URL \
+                (https://example.com, as kclab aasa check takes it). Exit status 0 when both apps share \
+                and every rule holds (Google's API and Android's verifier both reading the Android \
+                file), 1 when one fails, 2 for a usage error. With --aasa-file and --assetlinks-file, \
                 local copies are judged as if the site served them. docs/assetlinks.md, "Both platforms".
                 """
         )
 
-        @Argument(help: "The site's domain (example.com, or example.com:8443).")
+        @Argument(help: "The site: a domain (example.com, example.com:8443) or its https URL (https://example.com).")
         var domain: String
 
         @Option(help: "The iOS app's app ID, TEAM.BUNDLE, such as ABCDE12345.com.example.app.")
@@ -61,7 +63,7 @@ extension SiteCommand {
         var json = false
 
         func validate() throws {
-            if domain.contains("/") { throw ValidationError("give the site's domain (example.com), not a URL: '\(domain)'") }
+            _ = try authority()
             do {
                 _ = try AppID(app)
             } catch {
@@ -86,12 +88,13 @@ extension SiteCommand {
         /// Both files fetched and judged; what `run` prints and the demo shows.
         func checked() async throws -> SiteCheckReport {
             let roots = try SiteOptions.trustRoots(trust: trust, state: state)
+            let host = try authority()
             if let aasaFile, let assetlinksFile {
                 let aasa = try AASACommand.Check.localBody(aasaFile)
                 guard let links = FileManager.default.contents(atPath: assetlinksFile) else { throw fail("cannot read \(assetlinksFile)", code: 2) }
                 do {
                     return try await SiteCheck.local(
-                        authority: domain,
+                        authority: host,
                         appID: app,
                         app: try androidApp(),
                         aasa: aasa,
@@ -106,7 +109,7 @@ extension SiteCommand {
             let android = try androidApp()
             do {
                 return try await SiteCheck.run(
-                    authority: domain,
+                    authority: host,
                     appID: app,
                     app: android,
                     trustRoots: roots.tls,
@@ -116,6 +119,22 @@ extension SiteCommand {
             } catch {
                 throw ValidationError(error.message)
             }
+        }
+
+        /// The host (and port, when not 443) both files are fetched from: the argument is a domain
+        /// or an https URL, with a final `/` or without; iOS reads association files over HTTPS
+        /// only, so an http URL is refused.
+        private func authority() throws -> String {
+            let site: WebAsset
+            do {
+                site = try WebAsset(argument: domain, finalSlash: true)
+            } catch {
+                throw ValidationError(error.message)
+            }
+            guard site.isSecure else {
+                throw ValidationError("'\(domain)' is not an https URL: iOS fetches association files over HTTPS only, and Android's verifier too")
+            }
+            return site.authority
         }
 
         /// `--package P:SHA256`: the name ends at the first colon (a package name has none).

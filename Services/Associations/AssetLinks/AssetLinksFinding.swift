@@ -65,6 +65,8 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
         case reachable
         // What the statements say of the app or site asked about.
         case linked
+        // A request to Google's API that names no source, target or relation.
+        case query
 
         public var description: String { rawValue }
     }
@@ -126,6 +128,15 @@ public struct AssetLinksFinding: Sendable, Hashable, Codable, CustomStringConver
         position = line.flatMap { line in column.map { TextPosition(line: line, column: $0) } }
         code = try container.decodeIfPresent(AssetLinksErrorCode.self, forKey: .code)
         failsOnAndroid = try container.decodeIfPresent(Bool.self, forKey: .failsOnAndroid) ?? false
+    }
+}
+
+extension [AssetLinksFinding] {
+    /// The error codes Google's API gives for the failed findings, each once, in the order met.
+    public var googleErrorCodes: [AssetLinksErrorCode] {
+        var codes: [AssetLinksErrorCode] = []
+        for code in filter({ $0.result == .fail }).compactMap(\.code) where !codes.contains(code) { codes.append(code) }
+        return codes
     }
 }
 

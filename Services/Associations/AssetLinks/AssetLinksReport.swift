@@ -1,13 +1,24 @@
 /// What `kclab assetlinks check` says of a site's statement list: how it was served, what each
-/// statement and include gave, and for an app, whether each relation links it under each of its
-/// certificates.
+/// statement and include gave, and the questions asked of it: whether each relation links an app
+/// under each of its certificates, links another site, or is given to any target. Two readers
+/// judge it, and may disagree: Google's API (its error codes and answers) and Android's verifier
+/// (what its parser reads, and the list's own statements and its direct includes'); `verdict`
+/// says which decides ``passed``.
 public struct AssetLinksReport: Sendable, Hashable, Codable {
-    /// One question answered: does the site link the app by this relation under this certificate.
+    /// One question answered: does the site link the app under this certificate, the site, or
+    /// (neither asked) any target, by this relation.
     public struct Link: Sendable, Hashable, Codable {
         public let relation: AssetRelation
-        public let packageName: String
-        public let fingerprint: String
+        /// The app asked about and one of its certificates; nil for a site or any target.
+        public let packageName: String?
+        public let fingerprint: String?
+        /// The site asked about (a web target); nil for an app or any target.
+        public let site: String?
+        /// Google's answer: a statement of the list or of any include links it.
         public let linked: Bool
+        /// Android's: its verifier reads the list, and a statement of the list or of a direct
+        /// include links it.
+        public let androidLinked: Bool
     }
 
     /// What Android's verifier (Android 12 and later, AOSP StatementService's DomainVerifier and
@@ -22,6 +33,16 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
         case failureUnknown = "FAILURE_UNKNOWN"
     }
 
+    /// Which reader's verdict decides ``passed``.
+    public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Android's verifier: ``androidPassed``.
+        case android
+        /// Google's API and hosting rules: ``googlePassed``.
+        case google
+        /// Both must pass.
+        case both
+    }
+
     /// The site the list speaks for.
     public let source: String
     public var findings: [AssetLinksFinding]
@@ -33,58 +54,72 @@ public struct AssetLinksReport: Sendable, Hashable, Codable {
     /// The error codes Google's API (and its Statement List tester) gives, in the order met; none
     /// when it reads the list cleanly.
     public var googleErrors: [AssetLinksErrorCode]
+    /// Google's verdict: its API reads the list without an error code and answers every question
+    /// asked `linked` (no finding failed).
+    public var googlePassed: Bool
+    /// Android's verdict: its verifier reads the list (no redirect, a 200 answer over HTTPS of at
+    /// most 1 MiB, nothing its parser throws on) and every question asked is linked among the
+    /// statements it reads; asked nothing, it reads at least one statement.
+    public var androidPassed: Bool
+    /// The verdict asked for.
+    public var verdict: Verdict
 
-    /// Whether every rule held: no failed finding.
-    public var passed: Bool { !findings.contains { $0.result == .fail } }
+    /// Whether the verdict asked for holds.
+    public var passed: Bool {
+        switch verdict {
+        case .android: androidPassed
+        case .google: googlePassed
+        case .both: googlePassed && androidPassed
+        }
+    }
 
     /// Judges `resolved`, the statements of `source`'s list with its includes followed, for
-    /// `app` (its package signed by any of its certificates), by `relations`.
+    /// `app` (its package signed by any of its certificates) or the site `site` by `relations`
+    /// (by each relation alone, given to any target, when neither is asked about), `verdict`
+    /// deciding.
     public init(
         source: WebAsset,
         served: [AssetLinksFinding],
         resolved: ResolvedStatements,
         app: AndroidAppAsset?,
-        relations: [AssetRelation]
+        site: WebAsset? = nil,
+        relations: [AssetRelation],
+        verdict: Verdict = .both
     ) {
         self.source = source.description
-        findings = served + resolved.findings
         statements = resolved.statements.count
-        links = []
-        var codes: [AssetLinksErrorCode] = []
-        for code in findings.filter({ $0.result == .fail }).compactMap(\.code) where !codes.contains(code) { codes.append(code) }
-        googleErrors = codes
-        guard let app else { return }
-        let packageName = app.packageName
-        let fingerprints = app.fingerprints
-        androidVerdict = Self.android(findings, statements: resolved.androidStatements, app: packageName, fingerprints: fingerprints)
-        for relation in relations {
-            for fingerprint in fingerprints {
-                let linked = resolved.statements.links(relation, toApp: packageName, fingerprint: fingerprint)
-                links.append(Link(relation: relation, packageName: packageName, fingerprint: fingerprint, linked: linked))
-                if linked {
-                    findings.append(AssetLinksFinding(.linked, .pass, "\(source) links \(packageName) (\(fingerprint)) by \(relation)"))
-                    continue
-                }
-                let listed = resolved.statements.fingerprints(of: packageName, for: relation)
-                let why =
-                    listed.isEmpty
-                    ? "no statement gives \(packageName) \(relation)"
-                    : "the file lists \(packageName) under \(listed.joined(separator: ", ")) only: with Play App Signing, publish the app signing key's SHA-256 (Play Console, App integrity), not the upload key's"
-                findings.append(AssetLinksFinding(.linked, .fail, "\(source) does not link \(packageName) (\(fingerprint)) by \(relation): \(why)"))
-            }
+        self.verdict = verdict
+        let read = served + resolved.findings
+        googleErrors = read.googleErrorCodes
+        let reading = AssetLinksReport.androidReading(read)
+        var questions = Questions(source: source, resolved: resolved, androidReads: reading == nil)
+        if let app {
+            let handles = app.fingerprints.contains { resolved.androidStatements.links(.handleAllURLs, toApp: app.packageName, fingerprint: $0) }
+            androidVerdict = reading ?? (handles ? .success : .failureRejectedByServer)
+            questions.ask(app: app, by: relations)
+        } else if let site {
+            questions.ask(site: site, by: relations)
+        } else {
+            questions.ask(anyTargetBy: relations)
         }
+        let judged = read + questions.findings
+        let answered = questions.links
+        findings = judged
+        links = answered
+        googlePassed = !judged.contains { $0.result == .fail }
+        androidPassed = reading == nil && (answered.isEmpty ? !resolved.androidStatements.isEmpty : answered.allSatisfy(\.androidLinked))
     }
 
-    /// Android's decision, in the order its DomainVerifier makes it: a redirect; no usable
-    /// answer; a parser that threw; then whether a handle_all_urls statement names the app
-    /// under one of its certificates.
-    static func android(_ findings: [AssetLinksFinding], statements: [AssetStatement], app: String, fingerprints: [String]) -> AndroidVerdict {
+    /// Why Android's verifier reads no statement of the list, in the order its DomainVerifier
+    /// decides: a redirect; no usable answer; a parser that threw. Nil when it reads the list;
+    /// then whether a handle_all_urls statement names the app under one of its certificates
+    /// decides its App Links.
+    static func androidReading(_ findings: [AssetLinksFinding]) -> AndroidVerdict? {
         let failed = Set(findings.filter { $0.result == .fail }.map(\.rule))
         if failed.contains(.noRedirects) { return .failureRedirect }
         if !failed.isDisjoint(with: [.https, .reachable, .httpStatus, .sizeLimit]) { return .failureRejectedByServer }
         if findings.contains(where: \.failsOnAndroid) { return .failureUnknown }
-        let linked = fingerprints.contains { statements.links(.handleAllURLs, toApp: app, fingerprint: $0) }
-        return linked ? .success : .failureRejectedByServer
+        return nil
     }
 }
 
@@ -103,11 +138,17 @@ extension AssetLinksReport {
         return "Google's API: \(google)"
     }
 
-    /// The report as `kclab assetlinks check` prints it: each finding, both verdicts, the summary.
+    /// The report as `kclab assetlinks check` prints it: each finding, both verdicts (and which
+    /// decides, when they differ), the summary.
     public var lines: [String] {
         var lines = findings.map(\.description)
         if let androidVerdict { lines.append("Android (App Links, Android 12 and later): \(androidVerdict.rawValue)") }
         lines.append(googleSummary)
+        if googlePassed != androidPassed {
+            let google = googlePassed ? "passes" : "fails"
+            let android = androidPassed ? "passes" : "fails"
+            lines.append("Google's API \(google) and Android's verifier \(android): the verdict asked, \(verdict.rawValue), decides")
+        }
         lines.append("\(passed ? "passed" : "failed"): \(statements) \(statements == 1 ? "statement" : "statements") for \(source)")
         return lines
     }

@@ -1,7 +1,8 @@
 public import Foundation
 
 /// A source's statements with its includes followed as Google's API follows them: each included
-/// file read once, at most ``fetchBudget`` of them (a loop ends there, FETCH_BUDGET_EXHAUSTED);
+/// file read once, the source's own list counting as read, at most ``fetchBudget`` of them (a loop
+/// or a self-include ends there, FETCH_BUDGET_EXHAUSTED);
 /// once the source or any include in the chain is HTTPS, every deeper include must be HTTPS too
 /// (SECURE_ASSET_INCLUDES_INSECURE, compatibility tests 5006, 5007, 5009); a file that cannot be
 /// read loses its own statements only. Android follows one level of include and no more, which a
@@ -36,7 +37,10 @@ public struct ResolvedStatements: Sendable {
     public static func resolve(_ list: StatementList, source: WebAsset?, load: (IncludeURL) async -> Load) async -> ResolvedStatements {
         var resolved = ResolvedStatements(statements: list.statements, findings: list.findings)
         var pending = list.includes.map { (include: $0, secure: source?.isSecure ?? true, depth: 1) }
-        var seen: Set<String> = []
+        // The source's own list counts as read: a file that includes itself is a loop at once,
+        // not a second reading that would list each of its statements twice.
+        let own = source.map { $0.statementListURL.lowercased() }
+        var seen: Set<String> = own.map { [$0] } ?? []
         var repeated: Set<String> = []
         var read = 0
         // An index, not removeFirst: a file of many includes costs linear time.
@@ -48,23 +52,27 @@ public struct ResolvedStatements: Sendable {
             let name = url.description.lowercased()
             guard seen.insert(name).inserted else {
                 if repeated.insert(name).inserted {
-                    resolved.fail(
-                        .fetchBudget,
-                        "\(url) is included again (a loop): the fetch budget is exhausted",
-                        at: include,
-                        code: .fetchBudgetExhausted
-                    )
+                    let loop =
+                        name == own
+                        ? "\(url) is the list itself (a self-include): Android's verifier reads it once more and keeps its statements"
+                        : "\(url) is included again (a loop)"
+                    resolved.fail(.fetchBudget, "Fetch budget exhausted: \(loop)", at: include, code: .fetchBudgetExhausted)
                 }
                 continue
             }
             guard read < fetchBudget else {
-                resolved.fail(.fetchBudget, "more than \(fetchBudget) included files: \(url) is not read", at: include, code: .fetchBudgetExhausted)
+                resolved.fail(
+                    .fetchBudget,
+                    "Fetch budget exhausted: more than \(fetchBudget) included files, \(url) is not read",
+                    at: include,
+                    code: .fetchBudgetExhausted
+                )
                 break
             }
             if secureChain, !url.site.isSecure {
                 resolved.fail(
                     .includeInsecure,
-                    "\(url) is an insecure include in the fetch stack of a secure asset: it must be https",
+                    "Insecure URL in fetch stack of secure asset: \(url) is included once the chain is https, and must be https too",
                     at: include,
                     code: .secureAssetIncludesInsecure
                 )

@@ -38,6 +38,19 @@ public struct WebAsset: Sendable, Hashable, CustomStringConvertible {
         try self.init(site: "https://\(host)")
     }
 
+    /// A site as a command names it: a domain (`example.com`, `example.com:8443`), which is
+    /// HTTPS, or the site's URL (`https://example.com`, `http://example.com`). With `finalSlash`,
+    /// the URL may end in `/` (`https://example.com/`, as `kclab aasa check` reads it); a site in
+    /// a statement or a query to Google's API may not.
+    public init(argument text: String, finalSlash: Bool = false) throws(AssetLinksProblem) {
+        guard text.contains("://") else {
+            try self.init(secureHost: text)
+            return
+        }
+        let trimmed = finalSlash && text.hasSuffix("/") && !text.hasSuffix("//") ? String(text.dropLast()) : text
+        try self.init(site: trimmed)
+    }
+
     /// The scheme (http or https, lower-case) of a URL and what follows `://`, or the problem
     /// under `rule`, naming the URL as `what`.
     static func scheme(of text: String, rule: AssetLinksFinding.Rule, what: String) throws(AssetLinksProblem) -> (String, Substring) {
@@ -88,6 +101,13 @@ public struct WebAsset: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let fallback = scheme == "https" ? 443 : 80
         return "\(scheme)://\(host)\(port == fallback ? "" : ":\(port)")"
+    }
+
+    /// `host[:port]`, the port only when it is not the scheme's default: where both of a site's
+    /// files are fetched from.
+    public var authority: String {
+        let fallback = scheme == "https" ? 443 : 80
+        return port == fallback ? host : "\(host):\(port)"
     }
 
     /// The URL of its statement list.
