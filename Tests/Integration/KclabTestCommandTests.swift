@@ -3,7 +3,7 @@ import Testing
 import WorldTestSupport
 
 /// `kclab test -- COMMAND`: a lab of its own for one command, run as a test host on each device,
-/// its -34018 refusals explained, its exit status kept, and nothing left behind.
+/// every call of it read and each refusal explained, its exit status kept, and nothing left behind.
 @Suite(.serialized) struct KclabTestCommandTests {
     static let app = productsDirectory.appending(path: "keychainlab-app").path
 
@@ -46,6 +46,29 @@ import WorldTestSupport
         #expect(result.stderr.contains("SecItemAdd → errSecMissingEntitlement (-34018)"), "\(result.stderr)")
         #expect(result.stderr.contains("may not write to access group 'OTHERTEAM1.foreign'"), "\(result.stderr)")
         #expect(result.stderr.contains("fix: list the group in the app's keychain-access-groups entitlement"), "\(result.stderr)")
+    }
+
+    /// A run of more calls than keychaind keeps in memory (4096 to 8192): read while it runs, a
+    /// page at a time, so the refusal of its first call is reported with every other status.
+    @Test func everyCallOfALongRunIsReadAndEachStatusExplained() throws {
+        let script = #""$0" add "$1"; "$0" stress 2 1100"#
+        // The shell's own folder is /bin: the app's, beside kclab, is named to be read.
+        let result = try run(
+            kclab,
+            [
+                "test", "--read", productsDirectory.path, "--", "/bin/sh", "-c", script, Self.app,
+                Self.add(group: "OTHERTEAM1.foreign", account: "first"),
+            ]
+        )
+        #expect(result.status == 0, "\(result.stdout.suffix(2000))\(result.stderr)")
+        #expect(result.stdout.contains("stress: 2200 rounds, 0 failures"), "\(result.stdout.suffix(2000))")
+        // Each round adds, reads, deletes and reads again (errSecItemNotFound): 8800 calls and the first add.
+        #expect(result.stderr.contains("kclab test: iphone: 2201 of 8801 keychain calls refused (exit status 0):"), "\(result.stderr)")
+        #expect(result.stderr.contains("  SecItemAdd → errSecMissingEntitlement (-34018)\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("  SecItemCopyMatching → errSecItemNotFound (-25300), 2200 times"), "\(result.stderr)")
+        #expect(result.stderr.contains("why: no-match: SecItemCopyMatching: no genp item matches in the caller's groups"), "\(result.stderr)")
+        #expect(!result.stderr.contains("unread:") && !result.stderr.contains("none refused"), "\(result.stderr)")
+        #expect(Self.cleanedUp(result), "\(result.stderr)")
     }
 
     @Test func theCommandsStatusIsKclabsAndTheLabGoesDown() throws {

@@ -1,7 +1,9 @@
 import DeviceProtocol
 import Foundation
+import KeychainAPI
 import KeychainTypes
 import LabControl
+import ServiceSupport
 import Testing
 import WorldTestSupport
 
@@ -68,6 +70,77 @@ import WorldTestSupport
             #expect(emptied.contains { $0.hasPrefix("keychain_items{keychain=\"device:") && $0.hasSuffix(" 0.0") }, "\(emptied)")
             let status = try lab.kclab(["status"])
             #expect(status.stdout.contains("metrics: \(metricsURL)"))
+        }
+    }
+
+    /// `GET /v1/admin/audit?after=N`: a device's entries after a sequence number, a page at a
+    /// time, as `kclab test` reads every call of a run.
+    @Test func theAuditRouteIsReadAPageAtATimeAfterASequenceNumber() async throws {
+        try await withLab(W.family) { (lab: RunningLab) async throws in
+            let app = "com.example.AppOne"
+            #expect(try lab.status(.add, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("before")]) == 0)
+            let endpoint = try JSONSerialization.jsonObject(with: Data(contentsOf: lab.state.keychaindEndpoint)) as? [String: Any]
+            let admin = ServiceClient(
+                baseURL: endpoint?["url"] as? String ?? "",
+                tls: try TLSIdentities.administratorClient(world: lab.state.builtWorld)
+            )
+            let udid = try DeviceClient(state: lab.state, device: W.phone).status().udid
+            func get(_ query: String) async throws -> KeychainAPI.AuditEntries {
+                try await admin.get(
+                    "/v1/admin/audit?device=\(udid)&\(query)",
+                    as: KeychainAPI.AuditEntries.self,
+                    decoder: KeychainAPI.AdminItems.decoder()
+                )
+            }
+            do {
+                let start = try await get("limit=1")
+                #expect(start.entries.count == 1 && (start.entries.first?.sequence ?? .max) <= start.latest, "the device's latest entry, numbered")
+
+                for account in ["x", "y", "z"] {
+                    #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string(account)]) == -25300)
+                }
+                #expect(
+                    try lab.status(.copyMatching, on: W.mac, as: "com.example.MacApp", ["class": .string("genp"), "acct": .string("m")]) == -25300
+                )
+                for _ in 0..<2 {
+                    #expect(
+                        try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "agrp": .string("OTHER98765.x")]) == -34018
+                    )
+                }
+
+                var read: [KeychainAPI.AuditEntry] = []
+                var after = start.latest
+                var pages = 0
+                while true {
+                    let page = try await get("after=\(after)&limit=2")
+                    pages += 1
+                    #expect(page.dropped == 0 && page.entries.count <= 2)
+                    read += page.entries
+                    #expect(page.next > after || !page.hasMore, "each page moves on")
+                    after = page.next
+                    guard page.hasMore else { break }
+                }
+                #expect(
+                    read.map(\.name) == Array(repeating: "errSecItemNotFound", count: 3) + ["errSecMissingEntitlement", "errSecMissingEntitlement"]
+                )
+                #expect(read.allSatisfy { $0.device == udid } && pages >= 3, "the Mac's call is skipped; \(pages) pages")
+                let numbers = read.compactMap(\.sequence)
+                #expect(numbers.count == 5 && numbers == numbers.sorted() && numbers.allSatisfy { $0 > start.latest }, "\(numbers)")
+                #expect(try await get("after=\(after)").entries.isEmpty, "nothing after the latest")
+
+                for bad in ["after=-1", "after=soon"] {
+                    do {
+                        _ = try await get(bad)
+                        Issue.record("\(bad) was taken")
+                    } catch let failure as ServiceClient.Failure {
+                        #expect(failure.status == 400 && failure.body.contains("after must be an audit sequence number"), "\(failure)")
+                    }
+                }
+            } catch {
+                await admin.shutdown()
+                throw error
+            }
+            await admin.shutdown()
         }
     }
 }

@@ -2,7 +2,6 @@ import AppIdentity
 import ArgumentParser
 import DeviceProtocol
 import Foundation
-import KeychainAPI
 import LabControl
 import ServiceSupport
 import WorldFile
@@ -19,9 +18,10 @@ struct TestCommand: AsyncParsableCommand {
             --entitlements FILE or --access-group G… (default: its own group only), installed on an \
             iPhone (iOS 17.4) and a Mac (macOS 14.5). Runs COMMAND as that app on each --device \
             (default: the iPhone), in this folder, which it may write (`kclab test -- swift test`), \
-            as `kclab app exec` does. Then prints what keychaind refused with \
-            errSecMissingEntitlement (-34018) or errSecNotAvailable (-25291), and why, brings the lab \
-            down whatever happened, and exits with COMMAND's status (the first that failed). \
+            as `kclab app exec` does. Then prints every call of the run that keychaind answered with \
+            another status than errSecSuccess (-34018, -25291, -50, -25300, …), and why, as its audit \
+            recorded it; brings the lab down whatever happened, and exits with COMMAND's status (the \
+            first that failed). \
             docs/testing-your-package.md shows a package and a CI workflow.
             """
     )
@@ -126,8 +126,8 @@ struct TestCommand: AsyncParsableCommand {
         return "\(team).\(group)"
     }
 
-    /// Brings the lab up, runs the command on each device, explains the refusals; the first
-    /// failing status, else 0.
+    /// Brings the lab up, runs the command on each device while reading keychaind's audit of the
+    /// run, explains the refusals; the first failing status, else 0.
     private func run(worldFile: URL, bundle: BundleID, lab: LabState) async throws -> Int32 {
         let summary = try await Lab.up(world: worldFile, state: lab) { warn("… \($0)") }
         let devices =
@@ -142,39 +142,56 @@ struct TestCommand: AsyncParsableCommand {
         let here = FileManager.default.currentDirectoryPath
         let program = AppCommand.resolvedExec(command)
         let folders = readable.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let options = try LabOptions.parse(["--state", lab.root.path])
         var failed: Int32 = 0
         for device in devices {
             guard let app = device.installed.first(where: { $0.bundleID == bundle.rawValue }) else {
                 let refused = device.refused[bundle.rawValue].map { ": refused at install, \($0.joined(separator: "; "))" } ?? ": not installed"
                 throw LabFailure("\(bundle) on \(device.id)\(refused)")
             }
-            let started = Date().addingTimeInterval(-1)
-            var status: Int32 = 0
-            for (arguments, addedSwiftTesting) in Self.runs(program) {
-                warn(
-                    "… running \(([program[0]] + arguments).joined(separator: " ")) as \(app.appIDText) on \(device.id) (\(device.platform) \(device.osVersion))"
-                )
-                let request = DeviceRequest(
-                    .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here, readable: folders),
-                    app: bundle.rawValue
-                )
-                // The tests' output as they print it: a long suite shows its progress.
-                let response = try DeviceClient(state: lab, device: device.id).send(request) { FileHandle.standardOutput.write(Data($0.utf8)) }
-                if let error = response.error { throw LabFailure("\(device.id): \(error)") }
-                if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
-                var ended = response.exitCode ?? 1
-                if addedSwiftTesting, ended == Self.noTestsFound {
-                    // As swift test: a bundle of XCTest cases alone is not a failure.
-                    warn("… the bundle has no Swift Testing tests")
-                    ended = 0
+            let (status, audit) = try await options.withAdministrator { client in
+                try await Self.reading(AuditSource(client: client, udid: device.udid), app: app.appIDText) {
+                    try Self.exec(program, as: app, on: device, in: here, readable: folders, lab: lab)
                 }
-                if ended != 0, status == 0 { status = ended }
             }
             if status != 0, failed == 0 { failed = status }
-            let entries = try await refusals(on: device, app: app.appIDText, since: started, lab: lab)
-            for line in TestReport.lines(entries, device: device.id, status: status) { warn(line) }
+            for line in TestReport.lines(audit, device: device.id, status: status) { warn(line) }
         }
         return failed
+    }
+
+    /// Runs `program` as `app` on `device`, each of its runs, printing its output as it comes:
+    /// the first failing status, else 0. Blocks on the device's socket while the program runs.
+    private static func exec(
+        _ program: [String],
+        as app: AppInfo,
+        on device: DeviceStatus,
+        in here: String,
+        readable: [String],
+        lab: LabState
+    ) throws -> Int32 {
+        var status: Int32 = 0
+        for (arguments, addedSwiftTesting) in runs(program) {
+            warn(
+                "… running \(([program[0]] + arguments).joined(separator: " ")) as \(app.appIDText) on \(device.id) (\(device.platform) \(device.osVersion))"
+            )
+            let request = DeviceRequest(
+                .exec(program: program[0], arguments: arguments, input: nil, workingDirectory: here, readable: readable),
+                app: app.bundleID
+            )
+            // The tests' output as they print it: a long suite shows its progress.
+            let response = try DeviceClient(state: lab, device: device.id).send(request) { FileHandle.standardOutput.write(Data($0.utf8)) }
+            if let error = response.error { throw LabFailure("\(device.id): \(error)") }
+            if let output = response.output { FileHandle.standardOutput.write(Data(output.utf8)) }
+            var ended = response.exitCode ?? 1
+            if addedSwiftTesting, ended == noTestsFound {
+                // As swift test: a bundle of XCTest cases alone is not a failure.
+                warn("… the bundle has no Swift Testing tests")
+                ended = 0
+            }
+            if ended != 0, status == 0 { status = ended }
+        }
+        return status
     }
 
     /// The arguments of each run of `command`: once, or twice for a test bundle (`NAME.xctest`)
@@ -191,20 +208,6 @@ struct TestCommand: AsyncParsableCommand {
     /// Swift Testing's exit status when it finds no test (EX_UNAVAILABLE), which `swift test`
     /// does not count as a failure when it runs both libraries.
     static let noTestsFound: Int32 = 69
-
-    /// The run's audit entries of `app` on `device`.
-    private func refusals(on device: DeviceStatus, app: String, since: Date, lab: LabState) async throws -> [KeychainAPI.AuditEntry] {
-        let options = try LabOptions.parse(["--state", lab.root.path])
-        let since = since.formatted(.iso8601)
-        let answer = try await options.withAdministrator { client in
-            try await client.get(
-                "/v1/admin/audit?device=\(QueryText.escaped(device.udid))&since=\(QueryText.escaped(since))&limit=\(TestReport.window)",
-                as: KeychainAPI.AuditEntries.self,
-                decoder: KeychainAPI.AdminItems.decoder()
-            )
-        }
-        return answer.entries.filter { $0.app == app }
-    }
 
     /// Ends the lab, and removes the temporary folder unless --state named one to keep.
     private func finish(_ lab: LabState, folder: URL) async {

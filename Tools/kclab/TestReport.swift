@@ -1,45 +1,48 @@
 import KeychainAPI
 import KeychainItems
-import KeychainTypes
 
-/// What `kclab test` prints after a run: each refusal a test author must act on, grouped, with
-/// the rule's reason and the fix.
+/// What `kclab test` prints after a run: every kind of call of it that did not end in
+/// errSecSuccess, grouped, with the reason keychaind's audit recorded and the fix; and, when it
+/// could not read every call of the run, that it could not, rather than "none refused".
 enum TestReport {
-    /// The statuses explained: a group the app does not hold, and no keychain at all.
-    static let explained: Set<SecStatus> = [.missingEntitlement, .notAvailable]
-    /// The most decisions read back from keychaind: all it keeps of the latest (its audit route's limit).
-    static let window = 4096
+    /// The most audit entries asked for at once (keychaind answers at most 4096).
+    static let pageSize = 1000
 
-    /// The lines for the run's `entries` on `device`, which ended with `status`.
-    static func lines(_ entries: [KeychainAPI.AuditEntry], device: String, status: Int32) -> [String] {
-        let refused = entries.filter { entry in entry.status.flatMap(SecStatus.init(code:)).map(explained.contains) ?? false }
-        guard !refused.isEmpty else {
-            let codes = explained.map(\.code).sorted().map(String.init).joined(separator: " or ")
-            return ["kclab test: \(device): \(counted(entries)), none refused with \(codes) (exit status \(status))"]
+    /// The lines for `audit`, the run on `device`, whose command ended with `status`.
+    static func lines(_ audit: RunAudit, device: String, status: Int32) -> [String] {
+        let calls = "\(audit.calls) keychain calls"
+        let ended = "(exit status \(status))"
+        var lines: [String]
+        switch (audit.isComplete, audit.refused) {
+        case (true, 0): return ["kclab test: \(device): \(calls), none refused \(ended)"]
+        case (true, let refused): lines = ["kclab test: \(device): \(refused) of \(calls) refused \(ended):"]
+        case (false, 0): lines = ["kclab test: \(device): \(calls) read, none of them refused, but not every call of the run was read \(ended):"]
+        case (false, let refused):
+            lines = ["kclab test: \(device): \(refused) of the \(calls) read refused, but not every call of the run was read \(ended):"]
         }
-        var lines = ["kclab test: \(device): \(refused.count) of \(counted(entries)) refused (exit status \(status)):"]
-        // One line per kind of refusal, in the order first met, with how often it came.
-        var counts: [String: Int] = [:]
-        var order: [(key: String, entry: KeychainAPI.AuditEntry)] = []
-        for entry in refused {
-            let key = "\(entry.operation)|\(entry.status ?? 0)|\(entry.rule ?? "")"
-            if counts[key] == nil { order.append((key, entry)) }
-            counts[key, default: 0] += 1
+        if audit.dropped > 0 {
+            lines.append(
+                "  unread: \(audit.dropped) audit entries since the run began (of any app) were gone from keychaind's memory before "
+                    + "they were read (it keeps the latest 4096 or more); with --state DIR, kclab logs audit --state DIR has every line"
+            )
         }
-        for (key, entry) in order {
-            let times = counts[key, default: 1]
-            lines.append("  \(entry.operation) → \(entry.name) (\(entry.status ?? 0))\(times > 1 ? ", \(times) times" : "")")
-            let text = entry.rule ?? ""
-            let ruleName = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-            if !text.isEmpty { lines.append("    why: \(text)") }
-            if let rule = SecItemError.Rule(rawValue: ruleName) { lines.append("    fix: \(rule.fix)") }
-        }
+        if audit.restarted { lines.append("  unread: keychaind restarted during the run; what it decided before that was not read") }
+        for (refusal, times) in audit.refusals { lines += Self.lines(refusal, times: times) }
+        if audit.unlisted > 0 { lines.append("  and \(audit.unlisted) more refused, of other kinds (kclab logs audit --state DIR lists them)") }
         lines.append("  more: docs/troubleshooting.md; kclab explain item (with --state DIR to keep the lab)")
         return lines
     }
 
-    /// How many calls the entries are: past the window, only the latest were read.
-    private static func counted(_ entries: [KeychainAPI.AuditEntry]) -> String {
-        entries.count >= window ? "the latest \(window) keychain calls (keychaind keeps no more)" : "\(entries.count) keychain calls"
+    /// One kind of refusal: what was called and what came back, why and what to change.
+    private static func lines(_ refusal: RunAudit.Refusal, times: Int) -> [String] {
+        let answer = refusal.status.map { "\(refusal.name) (\($0))" } ?? "\(refusal.name) (refused before the keychain)"
+        var lines = ["  \(refusal.operation) → \(answer)\(times > 1 ? ", \(times) times" : "")"]
+        guard let text = refusal.rule, !text.isEmpty else { return lines }
+        lines.append("    why: \(text)")
+        // keychaind records an engine refusal as `RULE: reason`; a refusal before the keychain
+        // has a problem code as its name and a message alone.
+        let ruleName = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        if refusal.status != nil, let rule = SecItemError.Rule(rawValue: ruleName) { lines.append("    fix: \(rule.fix)") }
+        return lines
     }
 }

@@ -15,14 +15,21 @@ public protocol AuditLine: Sendable {
 /// A daemon's audit log (keychaind's, cloudd's): one JSON line per decision. Lines are buffered
 /// and appended to a file (owner-only, as every state file) every 200 ms, so the decisions do
 /// not wait on the disk; past 64 MiB the file moves to `FILE.1`. The last lines are kept in
-/// memory too, for the daemon's own questions (`kclab explain`).
+/// memory too, numbered in the order recorded, for the daemon's own questions (`kclab explain`)
+/// and for a reader that goes on from the last number it read (`kclab test`).
 public final class AuditLog<Entry: AuditLine>: Service, Sendable {
     private struct Buffer {
         var pending: [Entry] = []
+        /// The latest entries, oldest first: `recent[i]` is entry number `dropped + 1 + i`.
         var recent: [Entry] = []
+        /// How many entries were recorded before `recent.first`: they are no longer in memory.
+        var dropped: Int64 = 0
+
+        /// The latest entry's number (0 before the first).
+        var latest: Int64 { dropped + Int64(recent.count) }
     }
 
-    /// How many entries ``recent(limit:where:)`` looks through.
+    /// How many entries the log keeps in memory at least (at most twice as many).
     public static var recentCapacity: Int { 4096 }
     /// Past this size the file is moved aside and a new one started.
     static var maximumFileSize: Int { 64 << 20 }
@@ -41,13 +48,54 @@ public final class AuditLog<Entry: AuditLine>: Service, Sendable {
         buffer.withLock { buffer in
             if file != nil { buffer.pending.append(entry) }
             buffer.recent.append(entry)
-            if buffer.recent.count > Self.recentCapacity * 2 { buffer.recent.removeFirst(buffer.recent.count - Self.recentCapacity) }
+            if buffer.recent.count > Self.recentCapacity * 2 {
+                let excess = buffer.recent.count - Self.recentCapacity
+                buffer.recent.removeFirst(excess)
+                buffer.dropped += Int64(excess)
+            }
         }
     }
 
     /// The latest entries that satisfy `predicate`, newest last.
     public func recent(limit: Int, where predicate: (Entry) -> Bool) -> [Entry] {
-        buffer.withLock { buffer in Array(buffer.recent.filter(predicate).suffix(limit)) }
+        latestPage(limit: limit, where: predicate).entries.map(\.entry)
+    }
+
+    /// The latest `limit` entries that satisfy `predicate`, oldest first, numbered; a reader
+    /// goes on from its `next`, the latest entry's number.
+    public func latestPage(limit: Int, where predicate: (Entry) -> Bool) -> Page {
+        buffer.withLock { buffer in
+            var entries: [Sequenced] = []
+            var index = buffer.recent.count
+            while index > 0, entries.count < limit {
+                index -= 1
+                let entry = buffer.recent[index]
+                if predicate(entry) { entries.append(Sequenced(sequence: buffer.dropped + 1 + Int64(index), entry: entry)) }
+            }
+            return Page(entries: Array(entries.reversed()), next: buffer.latest, latest: buffer.latest, dropped: 0)
+        }
+    }
+
+    /// The entries numbered after `after` that satisfy `predicate`, oldest first, at most
+    /// `limit`. A reader that passes each page's `next` as the next `after` reads every entry
+    /// once, and learns from `dropped` how many were gone from memory before it came to them.
+    public func page(after: Int64, limit: Int, where predicate: (Entry) -> Bool) -> Page {
+        let after = max(0, after)
+        return buffer.withLock { buffer in
+            let dropped = max(0, buffer.dropped - after)
+            // Entry `after + 1` is at this index; past the end when the reader is up to date
+            // (or holds a number this log never gave, from before a restart).
+            var index = Int(clamping: max(0, after - buffer.dropped))
+            var entries: [Sequenced] = []
+            while index < buffer.recent.count, entries.count < limit {
+                let entry = buffer.recent[index]
+                index += 1
+                if predicate(entry) { entries.append(Sequenced(sequence: buffer.dropped + Int64(index), entry: entry)) }
+            }
+            // The last entry looked at, matched or not, so that the next page skips it.
+            let next = max(after, buffer.dropped + Int64(index))
+            return Page(entries: entries, next: next, latest: buffer.latest, dropped: dropped)
+        }
     }
 
     /// Writes the buffered lines every 200 ms until graceful shutdown, then the last ones.
@@ -88,6 +136,28 @@ public final class AuditLog<Entry: AuditLine>: Service, Sendable {
         let old = file.appendingPathExtension("1")
         try? FileManager.default.removeItem(at: old)
         try FileManager.default.moveItem(at: file, to: old)
+    }
+}
+
+extension AuditLog {
+    /// An entry and its number: a daemon's first entry is 1, each next one 1 more.
+    public struct Sequenced: Sendable {
+        public let sequence: Int64
+        public let entry: Entry
+    }
+
+    /// What one read of the log in memory found, and where the next read goes on from.
+    public struct Page: Sendable {
+        /// The entries found, oldest first.
+        public var entries: [Sequenced]
+        /// The number to read on from: the last entry the read looked at, matched or not (the
+        /// latest once it reached the end).
+        public var next: Int64
+        /// The latest entry's number, whatever it matched (0 before the first).
+        public var latest: Int64
+        /// How many entries after the number asked for were no longer in memory (only the file
+        /// has them): the log keeps the latest ``AuditLog/recentCapacity`` or more.
+        public var dropped: Int64
     }
 }
 
