@@ -566,6 +566,13 @@ public enum SyncControl: String, Codable, Hashable, Sendable {
     case on
     /// Say each view's state (`kclab sync status`).
     case status
+    /// `kclab reset`: stop taking changes and hearing the cloud, once the step in progress (an
+    /// upload, a fetch) has ended; and start again, each view told what changed meanwhile.
+    case pause, resume
+    /// `kclab reset`, once keychaind's items and the account's zones are gone: forget every view's
+    /// token, mirror and queues and where the device is in keychaind's feed, and start afresh, as a
+    /// device first signed in (online, iCloud Keychain on); what was forgotten is in the answer.
+    case reset
 }
 
 /// A device's iCloud Keychain, as `kclab sync status` shows it.
@@ -579,13 +586,27 @@ public struct SyncStatus: Codable, Hashable, Sendable {
     public var views: [SyncViewStatus]
     /// The items the engines hold something about: queued, held while locked, or noted.
     public var items: [SyncItemState]?
+    /// For `reset`: what the engines forgot.
+    public var forgotten: SyncForgotten?
+    /// Whether `kclab reset` has the engines paused (nil: not paused).
+    public var paused: Bool?
 
-    public init(account: String, keychainSync: Bool = true, untakenChanges: Bool, views: [SyncViewStatus], items: [SyncItemState]? = nil) {
+    public init(
+        account: String,
+        keychainSync: Bool = true,
+        untakenChanges: Bool,
+        views: [SyncViewStatus],
+        items: [SyncItemState]? = nil,
+        forgotten: SyncForgotten? = nil,
+        paused: Bool? = nil
+    ) {
         self.account = account
         self.keychainSync = keychainSync
         self.untakenChanges = untakenChanges
         self.views = views
         self.items = items
+        self.forgotten = forgotten
+        self.paused = paused
     }
 }
 
@@ -683,6 +704,7 @@ extension SyncStatus {
     public func unsettled(zoneTokens: [String: String]) -> [String] {
         guard keychainSync, views.contains(where: \.online) else { return [] }
         var reasons: [String] = []
+        if paused == true { reasons.append("paused by kclab reset") }
         if untakenChanges { reasons.append("changes in keychaind not taken yet") }
         for view in views {
             if view.outgoing > 0 { reasons.append("\(view.view): \(view.outgoing) changes to upload") }

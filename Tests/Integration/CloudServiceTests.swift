@@ -94,6 +94,15 @@ import WorldTestSupport
                 _ = try await phone.get("/v1/admin/zones?account=alice@example.com", as: [CloudAPI.ZoneListing].self)
             }
             #expect(asDevice?.status == 403 && asDevice?.body.contains("notAnAdministrator") == true)
+            let erasedByDevice = await Self.failure {
+                _ = try await phone.send(
+                    .POST,
+                    "/v1/admin/zones/erase",
+                    CloudAPI.EraseRequest(accounts: ["alice@example.com"]),
+                    as: [CloudAPI.ZoneErasure].self
+                )
+            }
+            #expect(erasedByDevice?.status == 403 && erasedByDevice?.body.contains("notAnAdministrator") == true, "only the operator erases")
 
             let unsigned = await Self.failure { _ = try await watch.get("/v1/zones/Applications/changes", as: CloudAPI.ChangesResponse.self) }
             #expect(unsigned?.status == 403 && unsigned?.body.contains("notSignedIn") == true, "\(String(describing: unsigned))")

@@ -7,8 +7,8 @@ import WorldTestSupport
 
 /// kclab reads and changes daemons' state only through their admin routes: from a state folder that
 /// holds nothing but the built world and the endpoint files (as the compose lab's kclab, or a lab on
-/// another machine, sees it), `associations`, `explain domain` and `reset` work, and a device's
-/// certificate opens none of those routes.
+/// another machine, sees it), `associations`, `explain domain` and `reset --keep-cloud` work, and a
+/// device's certificate opens none of those routes.
 @Suite(.serialized) struct OperatorRoutesTests {
     @Test func associationsExplainAndResetGoThroughTheDaemons() async throws {
         try await withLab(WebCredentialLabTests.world) { (lab: RunningLab) async throws in
@@ -39,7 +39,12 @@ import WorldTestSupport
             let unknown = try kclab(["explain", "domain", "nowhere.example", "--app", app])
             #expect(unknown.status != 0 && unknown.stderr.contains("no association"), "\(unknown.stdout)\(unknown.stderr)")
 
-            let reset = try kclab(["reset"])
+            // Without the world, the reset cannot find the accounts and devices it must reset too:
+            // it refuses before removing anything, and --keep-cloud removes the items alone.
+            let whole = try kclab(["reset"])
+            #expect(whole.status != 0 && whole.stderr.contains("--keep-cloud"), "\(whole.stdout)\(whole.stderr)")
+            #expect(try lab.call(.copyMatching, on: "phone", as: app, item).status == 0, "a refused reset removes nothing")
+            let reset = try kclab(["reset", "--keep-cloud"])
             #expect(reset.status == 0 && reset.stdout.contains("removed 1 items"), "\(reset.stdout)\(reset.stderr)")
             #expect(try lab.call(.copyMatching, on: "phone", as: app, item).status == -25300, "the item went with the reset")
 

@@ -24,6 +24,7 @@ import Testing
         .passkeyAssert(.init(relyingParty: "example.com", challenge: "BBBB", credentialIDs: ["CCCC"])),
         .passkeyList(relyingParty: "example.com"),
         .sync(.offline), .sync(.online), .sync(.retry), .sync(.status), .sync(.offKeep), .sync(.offDelete), .sync(.on),
+        .sync(.pause), .sync(.resume), .sync(.reset),
     ]
 
     @Test(arguments: actions) func anActionReadsBackAsItself(_ action: DeviceRequest.Action) throws {

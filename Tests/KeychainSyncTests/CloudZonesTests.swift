@@ -28,6 +28,23 @@ import Testing
         #expect(try zones.storage.record(b, in: zone) == nil, "nothing of a refused batch is applied")
     }
 
+    /// The tests' own storage keeps the erase contract the real ones keep.
+    @Test func anEraseEmptiesTheZoneAndExpiresItsTokens() throws {
+        let storage = InMemoryZoneStorage()
+        try ZoneStorageContract.anEraseEmptiesTheZoneAndExpiresItsTokens { storage }
+        try ZoneStorageContract.eachCaseAfterAnEraseIsLikeTheFirst(InMemoryZoneStorage())
+        try ZoneStorageContract.aDeviceThatMissedTheEraseFetchesEverything(InMemoryZoneStorage())
+    }
+
+    @Test func anAccountsZonesAreErasedByView() throws {
+        _ = try zones.modify([RecordWrite(uuid: UUID(), payload: Data("1".utf8), expectedTag: nil)], in: zone)
+        let erased = try zones.erase(account: zone.account, views: ["Applications", "Passwords"])
+        #expect(
+            erased == ["Applications": ZoneErasure(records: 1, changes: 1, latest: 2), "Passwords": ZoneErasure(records: 0, changes: 0, latest: 0)]
+        )
+        #expect(try zones.storage.records(in: zone).isEmpty)
+    }
+
     @Test func changesSinceATokenGiveEachRecordsLatestChange() throws {
         let ids = (0..<4).map { _ in UUID() }
         for id in ids { _ = try zones.modify([RecordWrite(uuid: id, payload: Data("v1".utf8), expectedTag: nil)], in: zone) }

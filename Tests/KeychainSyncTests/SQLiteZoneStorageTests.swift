@@ -22,4 +22,16 @@ import Testing
     @Test func twoDevicesConvergeThroughTheDatabase() throws {
         try withFolder { folder in try ZoneStorageContract.twoDevicesConverge(try SQLiteZoneStorage(directory: folder)) }
     }
+
+    @Test func anEraseEmptiesTheZoneAndExpiresItsTokens() throws {
+        try withFolder { folder in try ZoneStorageContract.anEraseEmptiesTheZoneAndExpiresItsTokens { try SQLiteZoneStorage(directory: folder) } }
+    }
+
+    @Test func eachCaseAfterAnEraseIsLikeTheFirst() throws {
+        try withFolder { folder in try ZoneStorageContract.eachCaseAfterAnEraseIsLikeTheFirst(try SQLiteZoneStorage(directory: folder)) }
+    }
+
+    @Test func aDeviceThatMissedTheEraseFetchesEverything() throws {
+        try withFolder { folder in try ZoneStorageContract.aDeviceThatMissedTheEraseFetchesEverything(try SQLiteZoneStorage(directory: folder)) }
+    }
 }

@@ -35,6 +35,14 @@ import Testing
         try withShards { open in try ZoneStorageContract.twoDevicesConverge(ShardedZoneStorage(shards: try open())) }
     }
 
+    @Test func anEraseEmptiesTheZoneAndExpiresItsTokensOverShards() throws {
+        try withShards { open in try ZoneStorageContract.anEraseEmptiesTheZoneAndExpiresItsTokens { ShardedZoneStorage(shards: try open()) } }
+    }
+
+    @Test func eachCaseAfterAnEraseIsLikeTheFirstOverShards() throws {
+        try withShards { open in try ZoneStorageContract.eachCaseAfterAnEraseIsLikeTheFirst(ShardedZoneStorage(shards: try open())) }
+    }
+
     @Test func anAccountsZonesLiveOnItsShardAlone() throws {
         try withShards { open in
             let shards = try open()

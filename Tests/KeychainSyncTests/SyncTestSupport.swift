@@ -30,7 +30,12 @@ func password(
 final class InMemoryZoneStorage: ZoneStorage {
     private struct Zone {
         var records: [UUID: CloudRecord] = [:]
+        /// The changes numbered after `erased`, in order.
         var log: [RecordChange] = []
+        /// The number the zone's last erase took (0: never erased).
+        var erased = 0
+
+        var latest: Int { erased + log.count }
     }
 
     private let zones = Mutex<[ZoneID: Zone]>([:])
@@ -55,7 +60,7 @@ final class InMemoryZoneStorage: ZoneStorage {
                 state.log.append(change)
             }
             zones[zone] = state
-            return (result, state.log.count)
+            return (result, state.latest)
         }
     }
 
@@ -63,17 +68,34 @@ final class InMemoryZoneStorage: ZoneStorage {
         zones.withLock { ($0[zone]?.records.values).map { $0.sorted { $0.uuid.uuidString < $1.uuid.uuidString } } ?? [] }
     }
 
-    func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
+    func changes(
+        in zone: ZoneID,
+        after sequence: Int,
+        limit: Int
+    ) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int, erased: Int) {
         zones.withLock { zones in
-            let log = zones[zone]?.log ?? []
-            let start = min(max(0, sequence), log.count)
-            let page = log[start..<min(log.count, start + limit)].enumerated().map { (sequence: start + $0.offset + 1, change: $0.element) }
-            return (page, log.count)
+            let state = zones[zone] ?? Zone()
+            let start = min(max(0, sequence - state.erased), state.log.count)
+            let page = state.log[start..<min(state.log.count, start + limit)].enumerated().map {
+                (sequence: state.erased + start + $0.offset + 1, change: $0.element)
+            }
+            return (page, state.latest, state.erased)
         }
     }
 
     func latest(in zone: ZoneID) throws -> Int {
-        zones.withLock { $0[zone]?.log.count ?? 0 }
+        zones.withLock { $0[zone]?.latest ?? 0 }
+    }
+
+    @discardableResult
+    func erase(_ zone: ZoneID) throws -> ZoneErasure {
+        zones.withLock { zones in
+            guard var state = zones[zone], !state.log.isEmpty else { return ZoneErasure(records: 0, changes: 0, latest: zones[zone]?.latest ?? 0) }
+            let erasure = ZoneErasure(records: state.records.count, changes: state.log.count, latest: state.latest + 1)
+            (state.records, state.log, state.erased) = ([:], [], erasure.latest)
+            zones[zone] = state
+            return erasure
+        }
     }
 
     var concurrentCalls: Int { 1 }

@@ -185,29 +185,52 @@ struct StatusCommand: ParsableCommand {
     }
 }
 
-/// `kclab reset --state DIR [--all]`
+/// `kclab reset --state DIR [--keep-cloud] [--all]`
 struct ResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Remove every keychain item of every device (for demos and tests); with --all, website accounts and prompt logs too.",
-        discussion: "The items go through keychaind's admin route, which only kclab's administrator certificate may use."
+        abstract: """
+            Start a test case clean: remove every keychain item of every device, empty cloudd's zones of the world's \
+            iCloud accounts and reset every device's iCloud Keychain; with --all, website accounts and prompt logs too.
+            """,
+        discussion: """
+            The devices signed in to an account pause their iCloud Keychain first, so that none uploads an old record \
+            after the erase; then keychaind removes the items and their queued sync changes, cloudd empties the zones, \
+            and each device forgets its change tokens, mirror and queues and starts afresh (a stopped device's saved \
+            state is removed). Each daemon is reached through its admin route, which only kclab's administrator \
+            certificate may use (docs/icloud-keychain.md, "Resetting the lab").
+            """
     )
 
     @OptionGroup var lab: LabOptions
+
+    @Flag(help: "Remove the keychain items only, as kclab reset did before: cloudd's zones and the devices' iCloud Keychain state stay.")
+    var keepCloud = false
 
     @Flag(help: "Also remove the login website's accounts and sessions, and every device's prompt log: the lab as kclab up left it.")
     var all = false
 
     func run() async throws {
-        let answer: KeychainAPI.ResetAnswer
-        do {
-            answer = try await lab.withAdministrator { client in
-                try await client.send(.POST, "/v1/admin/reset", [String: String](), as: KeychainAPI.ResetAnswer.self)
+        if keepCloud {
+            let answer: KeychainAPI.ResetAnswer
+            do {
+                answer = try await lab.withAdministrator { client in
+                    try await client.send(.POST, "/v1/admin/reset", [String: String](), as: KeychainAPI.ResetAnswer.self)
+                }
+            } catch {
+                throw fail("\(error)")
             }
-        } catch {
-            throw fail("\(error)")
+            say("removed \(answer.removed) items")
+        } else {
+            let report: LabReset.Report
+            do {
+                report = try await LabReset(options: lab).run()
+            } catch {
+                throw fail("\(error)")
+            }
+            for line in report.lines { say(line) }
+            for (device, reason) in report.notSyncing.sorted(by: { $0.key < $1.key }) { warn("\(device) was not reset: \(reason)") }
         }
-        say("removed \(answer.removed) items")
         guard all else { return }
         let lab = lab.lab
         let socket = lab.website.appending(path: WebsiteServer.adminSocketName)

@@ -139,6 +139,38 @@ public enum CloudAPI {
         }
     }
 
+    /// `POST /v1/admin/zones/erase`: the accounts whose zones to empty (`kclab reset`).
+    public struct EraseRequest: Codable, Sendable, Hashable {
+        public let accounts: [String]
+
+        public init(accounts: [String]) {
+            self.accounts = accounts
+        }
+    }
+
+    /// What an erase removed from one zone, never a payload.
+    public struct ZoneErasure: Codable, Sendable, Hashable {
+        public let account: String
+        public let view: String
+        /// The records removed.
+        public let records: Int
+        /// The entries of the zone's change log removed (0: the zone had nothing to erase).
+        public let changes: Int
+        /// The zone's latest change token once erased: a device's token from before it expires.
+        public let token: String
+
+        public init(account: String, view: String, records: Int, changes: Int, token: String) {
+            self.account = account
+            self.view = view
+            self.records = records
+            self.changes = changes
+            self.token = token
+        }
+    }
+
+    /// The most accounts one erase names.
+    public static let maximumEraseAccounts = 1000
+
     /// `GET /v1/zones/{view}/wait?since=TOKEN&seconds=S`: whether the zone changed past the
     /// token before the time ran out (the lab's stand-in for Apple's push).
     public struct WaitResponse: Codable, Sendable, Hashable {

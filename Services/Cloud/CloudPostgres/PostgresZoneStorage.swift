@@ -47,7 +47,9 @@ public final class PostgresZoneStorage: ZoneStorage {
                 )
                 """,
             ]
-        )
+        ),
+        // The number each zone's last erase took (`kclab reset`); its log holds nothing below it.
+        ("zones-v2", ["ALTER TABLE zones ADD COLUMN erased bigint NOT NULL DEFAULT 0"]),
     ]
 
     /// Connects to `servers` (up to `connections` at once, opened as calls need them)
@@ -159,23 +161,27 @@ public final class PostgresZoneStorage: ZoneStorage {
         }
     }
 
-    public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
+    public func changes(
+        in zone: ZoneID,
+        after sequence: Int,
+        limit: Int
+    ) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int, erased: Int) {
         try withSession { session in
-            // The zone's last number and the page in one statement (one snapshot, one round
-            // trip): a zone with no row has no change; one with none after `sequence`, a row of nulls.
+            // The zone's numbers and the page in one statement (one snapshot, one round trip): a
+            // zone with no row has no change; one with none after `sequence`, a row of nulls.
             let page: PostgresQuery = """
-                SELECT zones.latest, page.sequence, page.uuid, page.change_tag, page.payload FROM zones
+                SELECT zones.latest, zones.erased, page.sequence, page.uuid, page.change_tag, page.payload FROM zones
                 LEFT JOIN LATERAL (
                     SELECT sequence, uuid, change_tag, payload FROM changes
                     WHERE account = zones.account AND view = zones.view AND sequence > \(sequence) ORDER BY sequence LIMIT \(limit)
                 ) page ON true
                 WHERE zones.account = \(zone.account) AND zones.view = \(zone.view) ORDER BY page.sequence
                 """
-            var latest = 0
+            var (latest, erased) = (0, 0)
             var changes: [(sequence: Int, change: RecordChange)] = []
             for row in try session.run(page).rows {
-                let (last, number, uuid, tag, payload) = try row.decode((Int, Int?, UUID?, String?, Data?).self)
-                latest = last
+                let (last, erasure, number, uuid, tag, payload) = try row.decode((Int, Int, Int?, UUID?, String?, Data?).self)
+                (latest, erased) = (last, erasure)
                 guard let number, let uuid else { continue }
                 guard let tag, let payload else {
                     changes.append((number, .deleted(uuid)))
@@ -183,7 +189,38 @@ public final class PostgresZoneStorage: ZoneStorage {
                 }
                 changes.append((number, .saved(CloudRecord(uuid: uuid, changeTag: tag, payload: payload))))
             }
-            return (changes, latest)
+            return (changes, latest, erased)
+        }
+    }
+
+    @discardableResult
+    public func erase(_ zone: ZoneID) throws -> ZoneErasure {
+        try transaction { session in
+            // The zone's row, locked until commit as a batch locks it, so that no batch of this
+            // process or another cloudd interleaves with the erase. No row: the zone never changed.
+            let locked = try session.run("SELECT latest FROM zones WHERE account = \(zone.account) AND view = \(zone.view) FOR UPDATE")
+            guard let latest = try locked.rows.first?.decode(Int.self) else { return ZoneErasure(records: 0, changes: 0, latest: 0) }
+            let gone = try session.run(
+                """
+                WITH changes_gone AS (DELETE FROM changes WHERE account = \(zone.account) AND view = \(zone.view) RETURNING 1),
+                records_gone AS (DELETE FROM records WHERE account = \(zone.account) AND view = \(zone.view) RETURNING 1)
+                SELECT (SELECT count(*) FROM changes_gone), (SELECT count(*) FROM records_gone)
+                """
+            )
+            let (changes, records) = try gone.rows.first?.decode((Int, Int).self) ?? (0, 0)
+            // No change since the last erase, so no record either: nothing moves.
+            guard changes > 0 else { return ZoneErasure(records: 0, changes: 0, latest: latest) }
+            // The erase takes the next number and tells the other replicas, at commit, as a batch does.
+            try session.run(
+                """
+                WITH moved AS (
+                    UPDATE zones SET latest = \(latest + 1), erased = \(latest + 1) WHERE account = \(zone.account) AND view = \(zone.view)
+                    RETURNING view
+                )
+                SELECT pg_notify(\(Self.changeChannel), \(ZoneNotification(zone: zone, latest: latest + 1).payload)) FROM moved
+                """
+            )
+            return ZoneErasure(records: records, changes: changes, latest: latest + 1)
         }
     }
 

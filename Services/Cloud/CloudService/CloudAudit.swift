@@ -3,17 +3,18 @@ import Foundation
 import ServiceSupport
 
 /// cloudd's audit log: one JSON line per decision about a device's zones (an upload's outcomes,
-/// a fetch, a refusal), with the device's UDID and the account from its certificate, never a
-/// record's payload, in `STATE/audit.jsonl` (docs/operating.md).
+/// a fetch, a refusal), with the device's UDID and the account from its certificate, and one per
+/// zone the operator erased (`kclab reset`), never a record's payload, in `STATE/audit.jsonl`
+/// (docs/operating.md).
 typealias CloudAuditLog = AuditLog<CloudAuditLine>
 
 struct CloudAuditLine: AuditLine {
     var time = Date()
-    /// The device's UDID, from its certificate.
+    /// The device's UDID, from its certificate (for an `erase`, the operator's certificate's name).
     let device: String
-    /// The account its certificate names; nil when it names none.
+    /// The account its certificate names (the account erased); nil when it names none.
     let account: String?
-    /// `modify`, `changes` or `wait`.
+    /// `modify`, `changes`, `wait`, or `erase` (the operator's).
     let operation: String
     let view: String
     /// The HTTP status of the answer.

@@ -139,8 +139,10 @@ struct CloudRoutes: Sendable {
         return read
     }
 
-    /// `GET /v1/admin/zones?account=A[&view=V]`: the operator's view of an account, never a payload.
+    /// `GET /v1/admin/zones?account=A[&view=V]`: the operator's view of an account, never a payload;
+    /// `POST /v1/admin/zones/erase` empties accounts' zones (``addEraseRoute(to:)``).
     func addAdminRoutes(to router: Router<DeviceRequestContext>) {
+        addEraseRoute(to: router)
         router.get("/v1/admin/zones") { request, context in
             _ = try await SystemServiceIdentity.administrator(context.channel, refusing: CloudAPI.ProblemCode.self)
             let query = request.uri.queryParameters

@@ -27,6 +27,16 @@ public final class SQLiteZoneStorage: ZoneStorage {
                     """
             )
         }
+        // The number each zone's last erase took, which its log's numbers go on from.
+        migrator.registerMigration("zones-v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE erasures (
+                        account TEXT NOT NULL, view TEXT NOT NULL, sequence INTEGER NOT NULL, PRIMARY KEY (account, view)
+                    );
+                    """
+            )
+        }
         try migrator.migrate(database)
     }
 
@@ -81,7 +91,11 @@ public final class SQLiteZoneStorage: ZoneStorage {
         }
     }
 
-    public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
+    public func changes(
+        in zone: ZoneID,
+        after sequence: Int,
+        limit: Int
+    ) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int, erased: Int) {
         try database.read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -99,12 +113,31 @@ public final class SQLiteZoneStorage: ZoneStorage {
                 guard let tag, let payload else { return (row["sequence"], .deleted(uuid)) }
                 return (row["sequence"], .saved(CloudRecord(uuid: uuid, changeTag: tag, payload: payload)))
             }
-            return (changes, latest)
+            return (changes, latest, try Self.erased(db, zone))
         }
     }
 
     public func latest(in zone: ZoneID) throws -> Int {
         try database.read { db in try Self.latest(db, zone) }
+    }
+
+    @discardableResult
+    public func erase(_ zone: ZoneID) throws -> ZoneErasure {
+        try database.write { db in
+            let latest = try Self.latest(db, zone)
+            let arguments: StatementArguments = [zone.account, zone.view]
+            try db.execute(sql: "DELETE FROM changes WHERE account = ? AND view = ?", arguments: arguments)
+            let changes = db.changesCount
+            // No change since the last erase, so no record either: nothing moves.
+            guard changes > 0 else { return ZoneErasure(records: 0, changes: 0, latest: latest) }
+            try db.execute(sql: "DELETE FROM records WHERE account = ? AND view = ?", arguments: arguments)
+            let records = db.changesCount
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO erasures (account, view, sequence) VALUES (?, ?, ?)",
+                arguments: [zone.account, zone.view, latest + 1]
+            )
+            return ZoneErasure(records: records, changes: changes, latest: latest + 1)
+        }
     }
 
     /// One connection (a `DatabaseQueue`): its calls take turns.
@@ -114,8 +147,22 @@ public final class SQLiteZoneStorage: ZoneStorage {
         try? database.close()
     }
 
+    /// The zone's last change: its log's, else its last erase's (the log then holds nothing).
     private static func latest(_ db: Database, _ zone: ZoneID) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM changes WHERE account = ? AND view = ?", arguments: [zone.account, zone.view]) ?? 0
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT MAX(number) FROM (
+                    SELECT MAX(sequence) AS number FROM changes WHERE account = ? AND view = ?
+                    UNION ALL SELECT sequence FROM erasures WHERE account = ? AND view = ?
+                )
+                """,
+            arguments: [zone.account, zone.view, zone.account, zone.view]
+        ) ?? 0
+    }
+
+    private static func erased(_ db: Database, _ zone: ZoneID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT sequence FROM erasures WHERE account = ? AND view = ?", arguments: [zone.account, zone.view]) ?? 0
     }
 
     private static func record(_ db: Database, _ uuid: UUID, _ zone: ZoneID) throws -> CloudRecord? {

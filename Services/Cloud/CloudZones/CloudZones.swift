@@ -100,8 +100,12 @@ public struct CloudZones: Sendable {
         } else {
             after = 0
         }
-        let (entries, latest) = try storage.changes(in: zone, after: after, limit: max(1, limit))
+        let (entries, latest, erased) = try storage.changes(in: zone, after: after, limit: max(1, limit))
         guard after <= latest else { throw ZoneChangesError.tokenExpired }
+        // A token from before the zone was erased: the changes it would follow are gone, so only a
+        // fetch of everything says what the zone holds. "0" (the token of a zone that had nothing)
+        // still reads from the start, as no token does.
+        guard after == 0 || after >= erased else { throw ZoneChangesError.tokenExpired }
         var position: [UUID: Int] = [:]
         var collapsed: [RecordChange] = []
         for (_, change) in entries {
@@ -116,6 +120,14 @@ public struct CloudZones: Sendable {
         if token == nil { collapsed.removeAll { if case .deleted = $0 { true } else { false } } }
         let last = entries.last?.sequence ?? latest
         return ZoneChanges(changes: collapsed, token: String(last), moreComing: last < latest)
+    }
+
+    /// Empties `account`'s zone of each of `views` (`kclab reset`): ``ZoneStorage/erase(_:)`` for
+    /// each, by view.
+    public func erase(account: String, views: [String]) throws -> [String: ZoneErasure] {
+        var erased: [String: ZoneErasure] = [:]
+        for view in views { erased[view] = try storage.erase(ZoneID(account: account, view: view)) }
+        return erased
     }
 
     /// The zone's latest change token: the one a device holds once it has every change.

@@ -40,12 +40,21 @@ public final class ShardedZoneStorage: ZoneStorage {
         try store(zone).records(in: zone)
     }
 
-    public func changes(in zone: ZoneID, after sequence: Int, limit: Int) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int) {
+    public func changes(
+        in zone: ZoneID,
+        after sequence: Int,
+        limit: Int
+    ) throws -> (changes: [(sequence: Int, change: RecordChange)], latest: Int, erased: Int) {
         try store(zone).changes(in: zone, after: sequence, limit: limit)
     }
 
     public func latest(in zone: ZoneID) throws -> Int {
         try store(zone).latest(in: zone)
+    }
+
+    @discardableResult
+    public func erase(_ zone: ZoneID) throws -> ZoneErasure {
+        try store(zone).erase(zone)
     }
 
     public var concurrentCalls: Int { shards.reduce(0) { $0 + $1.concurrentCalls } }

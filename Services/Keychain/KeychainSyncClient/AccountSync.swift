@@ -10,28 +10,39 @@ public import Logging
 /// long poll), the cloud's from cloudd's `wait` (the lab's push); the link can be taken down and
 /// brought back (`kclab device offline|online`), and the lock state reaches the engines. With a
 /// ``SyncStateFile``, what the engines hold is saved after each step and restored at the next
-/// start, so a restarted device resumes from its change tokens with its queue intact.
+/// start, so a restarted device resumes from its change tokens with its queue intact. `kclab
+/// reset` pauses it, then has it forget everything (AccountSync+Reset.swift).
 public actor AccountSync {
-    private let keychain: KeychaindLink
-    private let cloud: CloudClient
-    private let logger: Logger
-    private var drivers: [SyncView: SyncDriver] = [:]
-    private var online = true
+    let keychain: KeychaindLink
+    let cloud: CloudClient
+    let logger: Logger
+    var drivers: [SyncView: SyncDriver] = [:]
+    var online = true
     /// Whether iCloud Keychain is on (Settings › iCloud › Passwords and Keychain).
-    public private(set) var keychainSync = true
+    public internal(set) var keychainSync = true
+    /// Whether the device is locked, as it last said: an engine made afresh is told.
+    var locked = false
     /// The last queued change taken from keychaind, and the last one it was told to forget.
-    private var cursor: Int64 = 0
-    private var forgotten: Int64 = 0
-    private var tasks: [Task<Void, Never>] = []
-    private let stateFile: SyncStateFile?
+    var cursor: Int64 = 0
+    var forgotten: Int64 = 0
+    var tasks: [Task<Void, Never>] = []
+    let stateFile: SyncStateFile?
     /// Saves started, and the last written: a save that a later one overtook is not written.
-    private var savesStarted = 0
+    var savesStarted = 0
     private var saveFailed = false
     /// What the file holds now: a step that changed nothing saved is not written again.
-    private var lastSaved: SyncStateFile.State?
-    /// No saved state: the engines start from nothing, and the device's synced items are
-    /// scanned once they have fetched the cloud's.
-    private let startsAfresh: Bool
+    var lastSaved: SyncStateFile.State?
+    /// No saved state (or all of it forgotten): the engines start from nothing, and the
+    /// device's synced items are scanned once they have fetched the cloud's.
+    var startsAfresh: Bool
+    /// Bumped by each pause: a loop begun before it ends without touching the engines.
+    var generation = 0
+    /// Paused (`kclab reset`): no event reaches an engine until ``resume()``.
+    var paused = false
+    /// The steps under way (events being handled, changes being taken), and the pauses waiting
+    /// for them to end.
+    var steps = 0
+    var idle: [CheckedContinuation<Void, Never>] = []
 
     public init(keychain: KeychaindLink, cloud: CloudClient, logger: Logger, stateFile: SyncStateFile? = nil) {
         self.keychain = keychain
@@ -56,32 +67,41 @@ public actor AccountSync {
     /// Brings every view online (unless the device was left offline or with iCloud Keychain
     /// off) and starts listening to keychaind and cloudd until ``stop()``.
     public func start() async {
-        if online, keychainSync {
-            for view in SyncView.allCases { await handle(.wentOnline, in: view) }
+        await bringEnginesInLine()
+        await scanIfAfresh()
+        startLoops()
+    }
+
+    /// CKKS scans the keychain when a view starts afresh (a device signed in to an account): what
+    /// the account lacks uploads, what it has is the same item.
+    func scanIfAfresh() async {
+        guard startsAfresh else { return }
+        startsAfresh = false
+        do {
+            try await keychain.rescan()
+        } catch {
+            logger.warning("the device's synced items were not scanned", metadata: ["error": "\(error)"])
         }
-        if startsAfresh {
-            // CKKS scans the keychain when a view starts afresh (a device signed in to an
-            // account): what the account lacks uploads, what it has is the same item.
-            do {
-                try await keychain.rescan()
-            } catch {
-                logger.warning("the device's synced items were not scanned", metadata: ["error": "\(error)"])
-            }
-        }
-        tasks.append(Task { await self.followLocalChanges() })
+    }
+
+    /// Starts the loops that follow keychaind's feed, each zone and the retries, for the
+    /// generation now: a pause ends them.
+    func startLoops() {
+        let generation = self.generation
+        tasks.append(Task { await self.followLocalChanges(generation) })
         for view in SyncView.allCases {
-            tasks.append(Task { await self.followZone(view) })
+            tasks.append(Task { await self.followZone(view, generation) })
         }
-        tasks.append(Task { await self.followRetries() })
+        tasks.append(Task { await self.followRetries(generation) })
     }
 
     /// Sends each engine its `.retryDue` when its wait is over (30 minutes after a failure).
-    private func followRetries() async {
-        while !Task.isCancelled {
+    private func followRetries(_ generation: Int) async {
+        while !Task.isCancelled, generation == self.generation {
             try? await Task.sleep(for: .seconds(1))
             for view in SyncView.allCases {
                 guard let driver = drivers[view], let due = await driver.retryAt, due <= .now else { continue }
-                await handle(.retryDue, in: view)
+                await shielded { await self.handle(.retryDue, in: view, generation: generation) }
             }
         }
     }
@@ -140,6 +160,7 @@ public actor AccountSync {
 
     /// The device locked or unlocked: class-A items from the cloud wait for the unlock.
     public func setLocked(_ locked: Bool) async {
+        self.locked = locked
         for view in SyncView.allCases { await handle(locked ? .locked : .unlocked, in: view) }
     }
 
@@ -216,16 +237,10 @@ public actor AccountSync {
         (try? await keychain.changes(after: cursor).isEmpty == false) ?? false
     }
 
-    // MARK: Steps, saved
-
-    /// Feeds `event` to `view`'s engine, then saves what the engines hold.
-    private func handle(_ event: SyncEvent, in view: SyncView) async {
-        await drivers[view]?.handle(event)
-        await save()
-    }
+    // MARK: Saved
 
     /// Writes the engines' state to the state file, unless a later save overtook this one.
-    private func save() async {
+    func save() async {
         guard let stateFile else { return }
         savesStarted += 1
         let number = savesStarted
@@ -248,8 +263,8 @@ public actor AccountSync {
 
     // MARK: The two feeds
 
-    private func followLocalChanges() async {
-        while !Task.isCancelled {
+    private func followLocalChanges(_ generation: Int) async {
+        while !Task.isCancelled, generation == self.generation {
             // Off, the changes wait in keychaind until iCloud Keychain is on again.
             guard keychainSync else {
                 try? await Task.sleep(for: .milliseconds(200))
@@ -257,7 +272,7 @@ public actor AccountSync {
             }
             do {
                 let changes = try await keychain.changes(after: cursor, wait: .seconds(20))
-                await take(changes)
+                await shielded { await self.take(changes, generation: generation) }
             } catch {
                 logger.debug("keychaind's sync changes: \(error)")
                 try? await Task.sleep(for: .seconds(1))
@@ -266,8 +281,11 @@ public actor AccountSync {
     }
 
     /// Feeds each change to its view's engine, then lets keychaind forget what every engine
-    /// has uploaded.
-    func take(_ changes: [KeychaindLink.Change]) async {
+    /// has uploaded: one step, unless paused or the feed's loop is of an earlier `generation`
+    /// (then the changes are not taken, and the cursor does not move).
+    func take(_ changes: [KeychaindLink.Change], generation: Int? = nil) async {
+        guard beginStep(generation) else { return }
+        defer { endStep() }
         // Each view's changes of the page go to its engine together: one upload, not one each.
         var byView: [SyncView: [KeychaindLink.Change]] = [:]
         for change in changes {
@@ -292,7 +310,7 @@ public actor AccountSync {
                 return LocalChange(uuid: change.item.uuid, old: old, new: change.deleted ? nil : change.item)
             }
             if !local.isEmpty {
-                await handle(.localChanges(local), in: view)
+                await feed(.localChanges(local), to: view)
                 handled = true
             }
         }
@@ -301,6 +319,7 @@ public actor AccountSync {
         await forgetUploaded()
     }
 
+    /// Lets keychaind forget the changes taken, once every engine has uploaded them (within a step).
     private func forgetUploaded() async {
         guard cursor > forgotten else { return }
         for driver in drivers.values {
@@ -316,8 +335,8 @@ public actor AccountSync {
         }
     }
 
-    private func followZone(_ view: SyncView) async {
-        while !Task.isCancelled {
+    private func followZone(_ view: SyncView, _ generation: Int) async {
+        while !Task.isCancelled, generation == self.generation {
             guard online, keychainSync, let driver = drivers[view] else {
                 try? await Task.sleep(for: .milliseconds(200))
                 continue
@@ -325,15 +344,22 @@ public actor AccountSync {
             let token = await driver.engine.token
             do {
                 if try await cloud.wait(view: view, since: token, seconds: 20) {
-                    await handle(.zoneChanged, in: view)
+                    await shielded { await self.handle(.zoneChanged, in: view, generation: generation) }
                     // A fetch that failed leaves the token where it was: do not spin on it.
                     if await driver.engine.token == token { try? await Task.sleep(for: .seconds(1)) }
                 }
-                await forgetUploaded()
+                await shielded { await self.forgetUploadedStep(generation) }
             } catch {
                 logger.debug("cloudd's wait for \(view): \(error)")
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// ``forgetUploaded()`` as a loop's step of `generation`.
+    private func forgetUploadedStep(_ generation: Int) async {
+        guard beginStep(generation) else { return }
+        await forgetUploaded()
+        endStep()
     }
 }
