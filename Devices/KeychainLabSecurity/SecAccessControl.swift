@@ -19,7 +19,9 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable {
 }
 
 /// An access-control object: a protection class and constraints. Being an `NSObject`, it fits in
-/// `[String: AnyHashable]` dictionaries as wrappers build them.
+/// `[String: AnyHashable]` dictionaries as wrappers build them. It is what `kSecAttrAccessControl`
+/// holds in a result's attributes too, and two with the same protection and constraints are equal,
+/// as `CFEqual` finds them.
 public final class SecAccessControl: NSObject, @unchecked Sendable {
     // Immutable after init; @unchecked only because NSObject is not Sendable.
     /// The `kSecAttrAccessible` value.
@@ -30,6 +32,22 @@ public final class SecAccessControl: NSObject, @unchecked Sendable {
     init(protection: String, flags: SecAccessControlCreateFlags) {
         self.protection = protection
         self.flags = flags
+    }
+
+    public override var description: String {
+        flags.isEmpty ? "<SecAccessControlRef: \(protection)>" : "<SecAccessControlRef: \(protection); flags 0x\(String(flags.rawValue, radix: 16))>"
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? SecAccessControl else { return false }
+        return other.protection == protection && other.flags == flags
+    }
+
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(protection)
+        hasher.combine(flags.rawValue)
+        return hasher.finalize()
     }
 }
 

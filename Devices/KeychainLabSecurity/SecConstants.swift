@@ -38,6 +38,8 @@ nonisolated(unsafe) public let kSecAttrAccessGroup: CFString = "agrp"
 nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = "com.apple.token"
 /// `accc`.
 nonisolated(unsafe) public let kSecAttrAccessControl: CFString = "accc"
+/// `acls`.
+nonisolated(unsafe) public let kSecAttrAccess: CFString = "acls"
 /// `sync`.
 nonisolated(unsafe) public let kSecAttrSynchronizable: CFString = "sync"
 /// `syna`.

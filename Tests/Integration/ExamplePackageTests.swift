@@ -5,7 +5,8 @@ import WorldTestSupport
 /// Examples/KeychainUser, a package whose keychain code uses `import Security`, built as a team
 /// would build it (KeychainLab as a path dependency with its default traits off, so only the
 /// app-side products compile) and tested with `kclab test`: its XCTest and Swift Testing tests
-/// pass on a test host holding the shared group, and fail, explained, on one that does not.
+/// pass on a test host holding the shared group (its bundle's `Bundle.main` the host's), and fail,
+/// explained, on one that does not.
 @Suite(.serialized) struct ExamplePackageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The layout docs/testing-your-package.md describes (the package, and a KeychainLab checkout
@@ -47,7 +48,10 @@ import WorldTestSupport
         let passed = try Self.shell("\(kclab.path) test --access-group shared --read ../keychainlab -- swift test --skip-build", in: Self.package)
         #expect(passed.status == 0, "\(passed.stdout)\n\(passed.stderr)")
         #expect(passed.stdout.contains("Executed 1 test, with 0 failures"), "the XCTest case ran: \(passed.stdout)")
-        #expect(passed.stdout.contains("Test run with 3 tests in 1 suite passed"), "the Swift Testing suite ran: \(passed.stdout)")
+        #expect(passed.stdout.contains("Test run with 4 tests in 1 suite passed"), "the Swift Testing suite ran: \(passed.stdout)")
+        // The bundle swift test ran read the test host's Info.plist (.build/debug/), which is gone again.
+        #expect(passed.stdout.contains("Test theMainBundleIsTheTestHosts() passed"), "\(passed.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: Self.package.appending(path: ".build/debug/Info.plist").path))
         #expect(passed.stderr.contains("may not write to access group 'OTHERTEAM1.foreign'"), "the expected -34018 is explained: \(passed.stderr)")
 
         // The test bundle alone, on a host without the shared group: the sharing test fails, explained.
@@ -56,6 +60,7 @@ import WorldTestSupport
         #expect(failed.status != 0, "without TESTHOST01.shared the sharing test fails: \(failed.stdout)")
         #expect(failed.stdout.contains("Executed 1 test, with 0 failures"), "its XCTest case still passes: \(failed.stdout)")
         #expect(failed.stdout.contains("theDefaultGroupIsTheSharedOne"), "\(failed.stdout)")
+        #expect(failed.stdout.contains("Test theMainBundleIsTheTestHosts() passed"), "the bundle run alone reads it too: \(failed.stdout)")
         #expect(failed.stderr.contains("does not belong to access group 'TESTHOST01.shared'"), "\(failed.stderr)")
     }
 

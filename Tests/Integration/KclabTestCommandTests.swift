@@ -71,6 +71,16 @@ import WorldTestSupport
         #expect(Self.cleanedUp(result), "\(result.stderr)")
     }
 
+    /// An app group is granted by com.apple.security.application-groups, which the fix names.
+    @Test func aRefusedAppGroupsFixIsTheAppGroupsEntitlement() throws {
+        let result = try run(kclab, ["test", "--", Self.app, "add", Self.add(group: "group.com.example.foreign", account: "c")])
+        #expect(result.stderr.contains("may not write to access group 'group.com.example.foreign'"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("fix: list the app group in the app's com.apple.security.application-groups entitlement"),
+            "\(result.stderr)"
+        )
+    }
+
     @Test func theCommandsStatusIsKclabsAndTheLabGoesDown() throws {
         let result = try run(kclab, ["test", "--", "/bin/sh", "-c", "exit 7"])
         #expect(result.status == 7, "\(result.stderr)")

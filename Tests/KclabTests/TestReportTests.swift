@@ -99,7 +99,7 @@ import Testing
         #expect(audit.calls == 11_000 && audit.isComplete)
         #expect(pages >= 12, "a page at a time: \(pages)")
 
-        let lines = TestReport.lines(audit, device: "iphone", status: 1)
+        let lines = TestReport.lines(audit, device: "iphone", platform: "ios", status: 1)
         #expect(lines.first == "kclab test: iphone: 10 of 11000 keychain calls refused (exit status 1):", "\(lines)")
         #expect(lines.contains("  SecItemAdd → errSecMissingEntitlement (-34018), 5 times"), "\(lines)")
         #expect(lines.contains("    why: access-group: SecItemAdd: \(Self.app) may not write to access group 'OTHERTEAM1.foreign'"))
@@ -117,14 +117,18 @@ import Testing
         let before = Array(repeating: Self.foreignGroup, count: 100)
         let during = Array(repeating: Self.call(), count: 50) + [Self.call(app: "TESTHOST01.com.example.Other"), Self.call(device: "UDID-MAC")]
         let (audit, _) = try await Self.read(Keychaind(before + during), start: 100)
-        #expect(TestReport.lines(audit, device: "iphone", status: 0) == ["kclab test: iphone: 50 keychain calls, none refused (exit status 0)"])
+        #expect(
+            TestReport.lines(audit, device: "iphone", platform: "ios", status: 0) == [
+                "kclab test: iphone: 50 keychain calls, none refused (exit status 0)"
+            ]
+        )
     }
 
     @Test func entriesGoneFromKeychaindsMemoryAreNeverReportedAsNoneRefused() async throws {
         let keychaind = Keychaind(Array(repeating: Self.call(), count: 8_000), forgotten: 3_000)
         let (audit, _) = try await Self.read(keychaind)
         #expect(audit.calls == 5_000 && audit.dropped == 3_000 && !audit.isComplete)
-        let lines = TestReport.lines(audit, device: "iphone", status: 0)
+        let lines = TestReport.lines(audit, device: "iphone", platform: "ios", status: 0)
         #expect(
             lines.first
                 == "kclab test: iphone: 5000 keychain calls read, none of them refused, but not every call of the run was read (exit status 0):",
@@ -136,14 +140,14 @@ import Testing
         var calls = Array(repeating: Self.call(), count: 8_000) + [Self.notFound]
         calls[0] = Self.foreignGroup
         let (some, _) = try await Self.read(Keychaind(calls, forgotten: 3_000))
-        let counted = TestReport.lines(some, device: "iphone", status: 0)
+        let counted = TestReport.lines(some, device: "iphone", platform: "ios", status: 0)
         #expect(counted.first?.hasPrefix("kclab test: iphone: 1 of the 5001 keychain calls read refused, but not every call") == true, "\(counted)")
     }
 
     @Test func aKeychaindThatStartedAgainIsSaid() async throws {
         let (audit, _) = try await Self.read(Keychaind(Array(repeating: Self.call(), count: 20) + [Self.locked]), start: 5_000)
         #expect(audit.restarted && audit.calls == 21)
-        let lines = TestReport.lines(audit, device: "mac", status: 0)
+        let lines = TestReport.lines(audit, device: "mac", platform: "macos", status: 0)
         #expect(lines.contains("  unread: keychaind restarted during the run; what it decided before that was not read"), "\(lines)")
         #expect(lines.contains("  SecItemCopyMatching → errSecInteractionNotAllowed (-25308)"))
     }
@@ -151,7 +155,7 @@ import Testing
     @Test func aRefusalBeforeTheKeychainIsExplainedWithoutAFix() async throws {
         let unknown = Self.call("SecItemAdd", nil, "unknownApp", "register the app first: no app TESTHOST01.com.example.TestHost on this device")
         let (audit, _) = try await Self.read(Keychaind([unknown]))
-        let lines = TestReport.lines(audit, device: "iphone", status: 0)
+        let lines = TestReport.lines(audit, device: "iphone", platform: "ios", status: 0)
         #expect(lines.first == "kclab test: iphone: 1 of 1 keychain calls refused (exit status 0):")
         #expect(lines.contains("  SecItemAdd → unknownApp (refused before the keychain)"), "\(lines)")
         #expect(lines.contains("    why: register the app first: no app TESTHOST01.com.example.TestHost on this device"))
@@ -162,7 +166,9 @@ import Testing
         let calls = (0..<(RunAudit.listedKinds + 50)).map { Self.call("SecItemAdd", -50, "errSecParam", "query-form: SecItemAdd: key \($0)") }
         let (audit, _) = try await Self.read(Keychaind(calls))
         #expect(audit.refused == RunAudit.listedKinds + 50 && audit.refusals.count == RunAudit.listedKinds && audit.unlisted == 50)
-        #expect(TestReport.lines(audit, device: "iphone", status: 0).contains { $0.hasPrefix("  and 50 more refused, of other kinds") })
+        #expect(
+            TestReport.lines(audit, device: "iphone", platform: "ios", status: 0).contains { $0.hasPrefix("  and 50 more refused, of other kinds") }
+        )
     }
 
     @Test func anAnswerThatDoesNotMoveOnEndsTheRead() {

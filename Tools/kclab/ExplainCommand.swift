@@ -284,7 +284,9 @@ extension ExplainCommand.Item {
                 case .asksWithPassword: "NOT on the list, nor its partition: the Mac asks for the keychain password"
                 }
             lines.append("  “\(item.item)”: \(access)")
-            lines.append("    trusts \(item.trustedApps.joined(separator: ", ")); partitions \(item.partitions.joined(separator: ", "))")
+            // An item added with an empty SecAccess list trusts no app at all.
+            let trusted = item.trustedApps.isEmpty ? "no app" : item.trustedApps.joined(separator: ", ")
+            lines.append("    trusts \(trusted); partitions \(item.partitions.joined(separator: ", "))")
         }
         return lines
     }

@@ -16,12 +16,14 @@ struct TestCommand: AsyncParsableCommand {
             Brings up a lab in a new temporary folder: the world given with --world, or a test host: \
             one development-signed app (--bundle-id, --team) whose entitlements come from \
             --entitlements FILE or --access-group G… (default: its own group only), installed on an \
-            iPhone (iOS 17.4) and a Mac (macOS 14.5). Runs COMMAND as that app on each --device \
-            (default: the iPhone), in this folder, which it may write (`kclab test -- swift test`), \
-            as `kclab app exec` does. Then prints every call of the run that keychaind answered with \
-            another status than errSecSuccess (-34018, -25291, -50, -25300, …), and why, as its audit \
-            recorded it; brings the lab down whatever happened, and exits with COMMAND's status (the \
-            first that failed). \
+            iPhone (iOS 17.4) and a Mac (macOS 14.5, running its iOS build), neither with a passcode. \
+            Runs COMMAND as that app on each --device (default: the iPhone), in this folder, which it \
+            may write (`kclab test -- swift test`), as `kclab app exec` does; a test bundle (NAME.xctest, \
+            or the one swift test runs) finds the host's Info.plist beside it for the run, so \
+            Bundle.main.bundleIdentifier is the host's. Then prints every call of the run that keychaind \
+            answered with another status than errSecSuccess (-34018, -25291, -50, -25300, …), and why, \
+            as its audit recorded it; brings the lab down whatever happened, and exits with COMMAND's \
+            status (the first that failed). \
             docs/testing-your-package.md shows a package and a CI workflow.
             """
     )
@@ -129,6 +131,14 @@ struct TestCommand: AsyncParsableCommand {
     /// Brings the lab up, runs the command on each device while reading keychaind's audit of the
     /// run, explains the refusals; the first failing status, else 0.
     private func run(worldFile: URL, bundle: BundleID, lab: LabState) async throws -> Int32 {
+        let here = FileManager.default.currentDirectoryPath
+        let program = AppCommand.resolvedExec(command)
+        // The report's first lines: the app and its devices, before the lab's progress.
+        let declared = try World.load(contentsOf: worldFile)
+        let testBundle = TestHostInfo.bundleFolder(of: program, in: URL(fileURLWithPath: here))
+        let running = device.isEmpty ? declared.devices.prefix(1).map(\.id) : device
+        let header = TestHeader.lines(world: declared, bundleID: bundle, running: running, testHost: world == nil, testBundle: testBundle != nil)
+        for line in header { warn(line) }
         let summary = try await Lab.up(world: worldFile, state: lab) { warn("… \($0)") }
         let devices =
             device.isEmpty
@@ -139,8 +149,6 @@ struct TestCommand: AsyncParsableCommand {
                 }
                 return found
             }
-        let here = FileManager.default.currentDirectoryPath
-        let program = AppCommand.resolvedExec(command)
         let folders = readable.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let options = try LabOptions.parse(["--state", lab.root.path])
         var failed: Int32 = 0
@@ -149,13 +157,16 @@ struct TestCommand: AsyncParsableCommand {
                 let refused = device.refused[bundle.rawValue].map { ": refused at install, \($0.joined(separator: "; "))" } ?? ": not installed"
                 throw LabFailure("\(bundle) on \(device.id)\(refused)")
             }
+            // As under an Xcode test host, the test bundle's Bundle.main is the host's, as this device installed it.
+            let hostInfo = testBundle.flatMap { placeHostInfo(in: $0, bundle: bundle, deviceID: device.id, declared: declared, lab: lab) }
+            defer { hostInfo?.remove() }
             let (status, audit) = try await options.withAdministrator { client in
                 try await Self.reading(AuditSource(client: client, udid: device.udid), app: app.appIDText) {
                     try Self.exec(program, as: app, on: device, in: here, readable: folders, lab: lab)
                 }
             }
             if status != 0, failed == 0 { failed = status }
-            for line in TestReport.lines(audit, device: device.id, status: status) { warn(line) }
+            for line in TestReport.lines(audit, device: device.id, platform: device.platform, status: status) { warn(line) }
         }
         return failed
     }
@@ -192,6 +203,25 @@ struct TestCommand: AsyncParsableCommand {
             if ended != 0, status == 0 { status = ended }
         }
         return status
+    }
+
+    /// Puts the host's Info.plist, as device `deviceID` installed it, into `folder`, where the
+    /// test bundle runs from, and says so; nil when it was not placed (the reason is printed).
+    private func placeHostInfo(in folder: URL, bundle: BundleID, deviceID: String, declared: World, lab: LabState) -> TestHostInfo? {
+        let macBuild = declared.device(deviceID).flatMap { declared.app(bundle, on: $0.platform) }?.isMacBuild ?? false
+        let source = TestHostInfo.hostInfoFile(bundle, macBuild: macBuild, builtWorld: lab.builtWorld)
+        guard let info = try? Data(contentsOf: source) else {
+            warn("… Bundle.main.bundleIdentifier stays nil: \(source.path) cannot be read")
+            return nil
+        }
+        switch TestHostInfo.place(info, in: folder) {
+        case .placed(let placed):
+            warn("… Bundle.main of the test bundle: \(placed.file.path), the host's Info.plist, until the run ends")
+            return placed
+        case .skipped(let reason):
+            warn("… Bundle.main.bundleIdentifier is not the host's: \(reason)")
+            return nil
+        }
     }
 
     /// The arguments of each run of `command`: once, or twice for a test bundle (`NAME.xctest`)

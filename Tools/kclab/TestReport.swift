@@ -1,3 +1,4 @@
+import AppIdentity
 import KeychainAPI
 import KeychainItems
 
@@ -9,7 +10,7 @@ enum TestReport {
     static let pageSize = 1000
 
     /// The lines for `audit`, the run on `device`, whose command ended with `status`.
-    static func lines(_ audit: RunAudit, device: String, status: Int32) -> [String] {
+    static func lines(_ audit: RunAudit, device: String, platform: String, status: Int32) -> [String] {
         let calls = "\(audit.calls) keychain calls"
         let ended = "(exit status \(status))"
         var lines: [String]
@@ -27,14 +28,14 @@ enum TestReport {
             )
         }
         if audit.restarted { lines.append("  unread: keychaind restarted during the run; what it decided before that was not read") }
-        for (refusal, times) in audit.refusals { lines += Self.lines(refusal, times: times) }
+        for (refusal, times) in audit.refusals { lines += Self.lines(refusal, times: times, platform: platform) }
         if audit.unlisted > 0 { lines.append("  and \(audit.unlisted) more refused, of other kinds (kclab logs audit --state DIR lists them)") }
         lines.append("  more: docs/troubleshooting.md; kclab explain item (with --state DIR to keep the lab)")
         return lines
     }
 
     /// One kind of refusal: what was called and what came back, why and what to change.
-    private static func lines(_ refusal: RunAudit.Refusal, times: Int) -> [String] {
+    private static func lines(_ refusal: RunAudit.Refusal, times: Int, platform: String) -> [String] {
         let answer = refusal.status.map { "\(refusal.name) (\($0))" } ?? "\(refusal.name) (refused before the keychain)"
         var lines = ["  \(refusal.operation) → \(answer)\(times > 1 ? ", \(times) times" : "")"]
         guard let text = refusal.rule, !text.isEmpty else { return lines }
@@ -42,7 +43,9 @@ enum TestReport {
         // keychaind records an engine refusal as `RULE: reason`; a refusal before the keychain
         // has a problem code as its name and a message alone.
         let ruleName = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        if refusal.status != nil, let rule = SecItemError.Rule(rawValue: ruleName) { lines.append("    fix: \(rule.fix)") }
+        if refusal.status != nil, let rule = SecItemError.Rule(rawValue: ruleName) {
+            lines.append("    fix: \(rule.fix(reason: text, platform: Platform(rawValue: platform)))")
+        }
         return lines
     }
 }

@@ -3,7 +3,8 @@ import KeychainLab
 import Security
 
 /// Between the conventional JSON of the command line and the CF values the Security API takes:
-/// `v_Data`, `gena` and `v_PersistentRef` are base64; dates ISO 8601.
+/// `v_Data`, `gena` and `v_PersistentRef` are base64; dates ISO 8601; an access-control object
+/// `{"prot", "flags"}`.
 enum Conversion {
     static let dataKeys: Set<String> = ["v_Data", "gena", "v_PersistentRef"]
 
@@ -34,6 +35,8 @@ enum Conversion {
         case let date as Date: return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         case let text as String: return text
         case let number as NSNumber: return number
+        // As keychaind's JSON has it, so that a printed result can be given back.
+        case let control as SecAccessControl: return ["prot": control.protection, "flags": NSNumber(value: control.flags.rawValue)]
         case let array as [Any]: return array.map { json($0) ?? NSNull() }
         case let dictionary as [String: Any]: return dictionary.mapValues { json($0) ?? NSNull() }
         case let dictionary as NSDictionary:

@@ -6,7 +6,7 @@ extension KeychainEngine {
     /// login keychain. Nothing is written, no secret read.
     public func fileKeychainDecisions(_ dictionary: [String: SecValue], client: ClientContext) async -> [FileKeychainDecision]? {
         guard let file = client.onFileKeychain, let side = file.fileSide else { return nil }
-        var attributes = FileKeychain.stripped(dictionary).filter { !$0.key.hasPrefix("r_") && !$0.key.hasPrefix("u_") }
+        var attributes = FileKeychain.stripped(dictionary).filter { !$0.key.hasPrefix("r_") && !$0.key.hasPrefix("u_") && $0.key != LegacyAccess.key }
         attributes["m_Limit"] = .string("m_LimitAll")
         guard let query = try? QueryParser.parse(attributes),
             let search = try? filter(for: query, groups: file.accessGroups, client: file, loadData: false),

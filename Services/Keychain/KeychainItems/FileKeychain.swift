@@ -29,9 +29,50 @@ public enum FileKeychain {
         return claimsApplicationIdentifier ? "apple:" : "apple-tool:"
     }
 
-    /// The access control list of a new item: its creator trusted, its creator's partition allowed.
-    static func acl(creator: String, partition: String) -> SecValue {
-        .dictionary(["trusted": .array([.string(creator)]), "partitions": .array([.string(partition)])])
+    /// The access control list of a new item: the apps its `kSecAttrAccess` trusts, with its
+    /// descriptor as the item's name in prompts, else its creator alone; its creator's partition
+    /// allowed either way (securityd adds it when the item lands).
+    static func acl(creator: String, partition: String, access: LegacyAccess? = nil) -> SecValue {
+        var acl: [String: SecValue] = ["trusted": trustedList(access, caller: creator), "partitions": .array([.string(partition)])]
+        if let access { acl["description"] = .string(access.descriptor) }
+        return .dictionary(acl)
+    }
+
+    /// `item` with the apps `access` trusts in place of its list (SecItemUpdate with
+    /// `kSecAttrAccess`, as SecKeychainItemSetAccess does); `caller` is the app that changes it.
+    static func replacingAccess(of item: KeychainItem, with access: LegacyAccess, caller: String) -> KeychainItem {
+        var acl = item.attributes[aclKey]?.dictionaryValue ?? [:]
+        acl["trusted"] = trustedList(access, caller: caller)
+        acl["description"] = .string(access.descriptor)
+        var changed = item
+        changed.attributes[aclKey] = .dictionary(acl)
+        return changed
+    }
+
+    /// The names on the list `access` makes: the calling app by its ``Caller/aclName``, other
+    /// programs by their paths (which name no lab app); `nil` access, the caller alone.
+    private static func trustedList(_ access: LegacyAccess?, caller: String) -> SecValue {
+        guard let applications = access?.trustedApplications else { return .array([.string(caller)]) }
+        var names: [String] = []
+        for application in applications {
+            let name: String
+            switch application {
+            case .caller: name = caller
+            case .path(let path): name = path
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        return .array(names.map(SecValue.string))
+    }
+
+    /// The `kSecAttrAccess` of a call to the file keychain, removed from `dictionary`; a value that
+    /// is no SecAccess is errSecParam, as macOS checks its type.
+    static func takeAccess(from dictionary: inout [String: SecValue], call: SecItemCall) throws(SecItemError) -> LegacyAccess? {
+        guard let value = dictionary.removeValue(forKey: LegacyAccess.key) else { return nil }
+        guard let access = LegacyAccess(value) else {
+            throw SecItemError(.param, .attribute, "\(call): kSecAttrAccess must be a SecAccess (SecAccessCreate)")
+        }
+        return access
     }
 
     /// Whether an item's list lets `caller` (``Caller/aclName``) of `partition` use its secret
@@ -56,8 +97,10 @@ public enum FileKeychain {
         item.attributes[aclKey]?.dictionaryValue?["partitions"]?.array?.compactMap(\.string) ?? []
     }
 
-    /// The name a prompt shows for an item: its label, else its service or server.
+    /// The name a prompt shows for an item: the descriptor its access was made with, else its
+    /// label, else its service or server.
     static func name(of item: KeychainItem) -> String {
+        if case .string(let descriptor)? = item.attributes[aclKey]?.dictionaryValue?["description"] { return descriptor }
         let attribute = item.attributes["labl"] ?? item.attributes["svce"] ?? item.attributes["srvr"]
         switch attribute {
         case .string(let text)?: return text
@@ -109,19 +152,37 @@ public struct FileKeychainAccess: Hashable, Sendable {
 /// Which keychain a macOS app's call goes to (src OSX `SecItemCategorizeQuery`, spec §5).
 enum KeychainRoute: Equatable {
     case dataProtection, file, both
+    /// Neither can take it: a key only the file keychain knows (`kSecAttrAccess`) with one only the
+    /// data-protection keychain knows. macOS answers errSecParam.
+    case neither
+
+    /// Keys only the file keychain knows. macOS has more (kSecMatchSearchList, kSecUseKeychain, …);
+    /// the lab has no other keychain for them to name.
+    static let fileOnlyKeys: Set<String> = [LegacyAccess.key]
 
     static func of(_ dictionary: [String: SecValue]) -> KeychainRoute {
         if let flag = dictionary["nleg"] {
             return isTruthy(flag) ? .dataProtection : .file
         }
-        if let sync = dictionary["sync"], isTruthy(sync) { return .dataProtection }
+        let fileOnly = dictionary.keys.contains(where: fileOnlyKeys.contains)
+        if let sync = dictionary["sync"], isTruthy(sync) { return fileOnly ? .neither : .dataProtection }
         if dictionary["accc"] != nil || dictionary["tkid"] != nil || dictionary["agrp"]?.string == "com.apple.token" {
-            return .dataProtection
+            return fileOnly ? .neither : .dataProtection
         }
-        if dictionary["class"] == nil && dictionary["v_PersistentRef"] == nil && dictionary["v_Ref"] == nil {
+        if fileOnly || (dictionary["class"] == nil && dictionary["v_PersistentRef"] == nil && dictionary["v_Ref"] == nil) {
             return .file
         }
         return .both
+    }
+
+    /// The refusal of a call no keychain can take.
+    static func neitherError(_ call: SecItemCall) -> SecItemError {
+        SecItemError(
+            .param,
+            .queryForm,
+            "\(call): kSecAttrAccess is the login keychain's and cannot go with kSecAttrSynchronizable, kSecAttrAccessControl, "
+                + "kSecAttrTokenID or com.apple.token, which are the data-protection keychain's"
+        )
     }
 
     /// A CFBoolean or CFNumber that reads as true; `kSecAttrSynchronizableAny` is not.

@@ -7,8 +7,12 @@ extension KeychainEngine {
     /// `SecItemAdd` (spec keychain.md §2.3).
     public func add(_ attributes: [String: SecValue], client: ClientContext) async -> SecItemResult {
         // A Mac app's add goes to the file keychain unless it asks for data protection (§5).
-        if let file = client.onFileKeychain, KeychainRoute.of(attributes) != .dataProtection {
-            return await add(FileKeychain.stripped(attributes), client: file)
+        if let file = client.onFileKeychain {
+            switch KeychainRoute.of(attributes) {
+            case .dataProtection: break
+            case .file, .both: return await add(FileKeychain.stripped(attributes), client: file)
+            case .neither: return await perform(for: client) { throw KeychainRoute.neitherError(.add) }
+            }
         }
         return await perform(for: client) {
             try QueryParser.checkInternalAttributes(attributes)
@@ -16,9 +20,17 @@ extension KeychainEngine {
                 throw SecItemError(.missingEntitlement, .accessGroup, "SecItemAdd: \(client.caller) has no writable access group")
             }
             var dictionary = attributes
+            var access: LegacyAccess? = nil
             if client.device.stripsQueryKeys {
-                // macOS's SecItem layer drops match keys from an add.
+                // macOS's SecItem layer drops match keys from an add. kSecAttrAccess gives a login
+                // keychain item its access control list; the layer drops it on the way to the
+                // data-protection keychain.
                 dictionary = dictionary.filter { !$0.key.hasPrefix("m_") }
+                if client.fileSide != nil {
+                    access = try FileKeychain.takeAccess(from: &dictionary, call: .add)
+                } else {
+                    dictionary[LegacyAccess.key] = nil
+                }
             }
             var query = try QueryParser.parse(dictionary)
             if query.useKeys["u_ItemList"] != nil {
@@ -45,7 +57,7 @@ extension KeychainEngine {
                 )
             }
             query.attributes["agrp"] = .string(group)
-            let item = try newItem(from: query, client: client)
+            let item = try newItem(from: query, client: client, access: access)
             try client.checkAppClipGroups(call: .add)
             try client.checkAppClipSync(query.synchronizable, call: .add)
             try client.checkFileUnlocked(call: .add)
@@ -57,28 +69,21 @@ extension KeychainEngine {
                     "SecItemAdd: the device is locked; \(item.accessibility.rawValue) items cannot be written"
                 )
             }
-            let stored = try await store.write { writer in
-                var written = item
-                // A synced item added where its deleted self left a tombstone takes the tombstone's
-                // UUID, as securityd's insert over a tombstone does (SecDbItem.c, SecDbItemInsert):
-                // CKKS then sees one record change, the pending delete becoming a modify.
-                if written.isSynchronizable, let tombstone = try writer.tombstone(withKeyOf: written) {
-                    written.uuid = tombstone.uuid
-                }
+            try await store.write { writer in
                 do {
-                    try writer.insert(written)
-                    if written.isSynchronizable { try writer.queueSyncChange(written) }
+                    try writer.insert(item)
+                    if item.isSynchronizable { try writer.queueSyncChange(item) }
                 } catch let error as StoreError where error.code == .duplicate {
                     throw SecItemError(.duplicateItem, .duplicate, "SecItemAdd: an item with the same primary key exists in '\(group)'")
                 }
-                return written
             }
-            return .success(ResultShape.added(stored, query: query, platform: client.device.platform))
+            return .success(ResultShape.added(item, query: query, platform: client.device.platform))
         }
     }
 
-    /// The item an add creates: defaults for protection, sync and primary-key attributes, dates forced to now.
-    private func newItem(from query: ParsedQuery, client: ClientContext) throws(SecItemError) -> KeychainItem {
+    /// The item an add creates: defaults for protection, sync and primary-key attributes, dates
+    /// forced to now; on the file keychain, the access control list `access` makes.
+    private func newItem(from query: ParsedQuery, client: ClientContext, access: LegacyAccess?) throws(SecItemError) -> KeychainItem {
         var attributes = query.attributes
         if let control = attributes["accc"]?.dictionaryValue, let protection = control["prot"]?.string {
             if let given = attributes["pdmn"]?.string, given != protection {
@@ -109,7 +114,7 @@ extension KeychainEngine {
         if let side = client.fileSide {
             // The file keychain knows no protection classes: its items open with the keychain.
             attributes["pdmn"] = .string(Accessibility.always.rawValue)
-            attributes[FileKeychain.aclKey] = FileKeychain.acl(creator: client.caller.aclName, partition: side.partition)
+            attributes[FileKeychain.aclKey] = FileKeychain.acl(creator: client.caller.aclName, partition: side.partition, access: access)
         }
         return KeychainItem(
             keychain: client.keychain(synchronizable: synchronizable),

@@ -3,7 +3,7 @@ public import KeychainTypes
 extension KeychainEngine {
     /// `SecItemCopyMatching` (spec keychain.md §2.4).
     public func copyMatching(_ dictionary: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        if let answer = await routed(dictionary, client: client, { await copyMatching($0, client: $1) }) {
+        if let answer = await routed(dictionary, client: client, function: .copyMatching, { await copyMatching($0, client: $1) }) {
             return answer
         }
         return await perform(for: client) {
@@ -11,7 +11,8 @@ extension KeychainEngine {
             guard !client.accessGroups.isEmpty else {
                 throw SecItemError(.missingEntitlement, .accessGroup, "SecItemCopyMatching: \(client.caller) has no access group")
             }
-            var query = try QueryParser.parse(dictionary)
+            // macOS's SecItem layer drops kSecAttrAccess from a search.
+            var query = try QueryParser.parse(client.device.stripsQueryKeys ? dictionary.filter { $0.key != LegacyAccess.key } : dictionary)
             if client.fileSide != nil, !query.returnsAnything {
                 // The file keychain's default result is a reference to the item (src OSX
                 // `_CreateSecItemParamsFromDictionary`), where the data-protection keychain gives none.

@@ -5,7 +5,7 @@ extension KeychainEngine {
     /// `SecItemDelete` (spec keychain.md §2.6): deletes every matching item in the caller's
     /// writable groups; synchronizable items leave tombstones.
     public func delete(_ query: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        if let answer = await routed(query, client: client, { await delete($0, client: $1) }) {
+        if let answer = await routed(query, client: client, function: .delete, { await delete($0, client: $1) }) {
             return answer
         }
         return await perform(for: client) {
@@ -16,7 +16,9 @@ extension KeychainEngine {
             try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .delete)
             var dictionary = query
             if client.device.stripsQueryKeys {
-                dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
+                dictionary = dictionary.filter {
+                    !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" && $0.key != LegacyAccess.key
+                }
             }
             let parsed = try QueryParser.parse(dictionary)
             try client.checkAppClipGroups(call: .delete)

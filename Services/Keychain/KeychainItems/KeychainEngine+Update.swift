@@ -6,7 +6,7 @@ extension KeychainEngine {
     /// `SecItemUpdate` (spec keychain.md §2.5): every matching item in the caller's writable groups
     /// is changed in one transaction, or none is.
     public func update(_ query: [String: SecValue], attributesToUpdate: [String: SecValue], client: ClientContext) async -> SecItemResult {
-        let routedAnswer = await routed(query, client: client) { query, side in
+        let routedAnswer = await routed(query, client: client, function: .update) { query, side in
             let changes = side.fileSide == nil ? attributesToUpdate : FileKeychain.stripped(attributesToUpdate)
             return await update(query, attributesToUpdate: changes, client: side)
         }
@@ -22,7 +22,9 @@ extension KeychainEngine {
             try checkExplicitGroup(query["agrp"]?.string, allowed: client.mayWrite, client: client, call: .update)
             var dictionary = query
             if client.device.stripsQueryKeys {
-                dictionary = dictionary.filter { !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" }
+                dictionary = dictionary.filter {
+                    !$0.key.hasPrefix("m_") && !$0.key.hasPrefix("r_") && $0.key != "v_Data" && $0.key != LegacyAccess.key
+                }
             }
             let parsed = try QueryParser.parse(dictionary)
             try client.checkAppClipGroups(call: .update)
@@ -52,7 +54,10 @@ extension KeychainEngine {
                     "SecItemUpdate: an identity cannot be updated by persistent reference (src CLI handleUpdateIdentity)"
                 )
             }
-            let changes = try QueryParser.parseUpdate(attributesToUpdate, itemClass: parsed.itemClass)
+            // On the login keychain kSecAttrAccess replaces the items' lists; elsewhere it is no attribute.
+            var changeDictionary = attributesToUpdate
+            let access = try client.fileSide == nil ? nil : FileKeychain.takeAccess(from: &changeDictionary, call: .update)
+            let changes = try QueryParser.parseUpdate(changeDictionary, itemClass: parsed.itemClass)
             try client.checkAppClipSync(changes.synchronizable, call: .update)
             if case .only(true) = changes.synchronizable {
                 // Both named in the changes: refused before anything is searched.
@@ -73,6 +78,8 @@ extension KeychainEngine {
                 for item in items {
                     var new = try engine.updated(item, with: changes.restricted(to: item.itemClass), at: date, client: client)
                     if toTrust.contains(item.uuid) { new = client.trusting(new) }
+                    // The new list comes last, as SecKeychainItemSetAccess follows the change on a Mac.
+                    if let access { new = FileKeychain.replacingAccess(of: new, with: access, caller: client.caller.aclName) }
                     do {
                         try writer.replace(item, with: new)
                     } catch let error as StoreError where error.code == .duplicate {

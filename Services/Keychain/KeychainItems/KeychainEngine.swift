@@ -41,20 +41,25 @@ public struct KeychainEngine: Sendable {
 
     /// A macOS app's CopyMatching, Update or Delete where macOS sends it (§5): the data-protection
     /// keychain, the login keychain (`dictionary` stripped), or both, merged; `nil` for a caller
-    /// with no login keychain, whose call runs as it is.
+    /// with no login keychain, whose call runs as it is. Neither keychain is errSecParam.
     func routed(
         _ dictionary: [String: SecValue],
         client: ClientContext,
+        function: SecItemCall,
         _ call: ([String: SecValue], ClientContext) async -> SecItemResult
     ) async -> SecItemResult? {
         guard let file = client.onFileKeychain else { return nil }
-        let stripped = FileKeychain.stripped(dictionary)
+        // kSecAttrAccess decides the route; macOS's SecItem layer then drops it from a search,
+        // whichever keychain the search goes to.
+        let search = dictionary.filter { $0.key != LegacyAccess.key }
+        let stripped = FileKeychain.stripped(search)
         switch KeychainRoute.of(dictionary) {
-        case .dataProtection: return await call(dictionary, client.onDataProtectionKeychain)
+        case .dataProtection: return await call(search, client.onDataProtectionKeychain)
         case .file: return await call(stripped, file)
         case .both:
-            let dataProtection = await call(dictionary, client.onDataProtectionKeychain)
+            let dataProtection = await call(search, client.onDataProtectionKeychain)
             return KeychainRoute.merged(dataProtection: dataProtection, file: await call(stripped, file))
+        case .neither: return await perform(for: client) { throw KeychainRoute.neitherError(function) }
         }
     }
 

@@ -47,10 +47,20 @@ public enum QueryParser {
             } else if key.utf8.count == 4, let spec = itemClass.schema[key] {
                 try applyAttribute(spec, value, to: &update)
             } else {
-                throw SecItemError(.noSuchAttr, .attribute, "'\(key)' is not an attribute of \(itemClass.rawValue) and cannot be updated")
+                throw SecItemError(
+                    .noSuchAttr,
+                    .attribute,
+                    "'\(key)' is not an attribute of \(itemClass.rawValue) and cannot be updated\(legacyNote(key))"
+                )
             }
         }
         return update
+    }
+
+    /// What an unknown `kSecAttrAccess` is: macOS's, for its login keychain, which securityd's
+    /// data-protection keychain (and iOS) does not have.
+    private static func legacyNote(_ key: String) -> String {
+        key == LegacyAccess.key ? " (kSecAttrAccess is a Mac login keychain's access control list; the data-protection keychain has none)" : ""
     }
 
     /// The class: `kSecClass`, or the one a persistent reference carries.
@@ -74,7 +84,7 @@ public enum QueryParser {
             // kSecUseDataProtectionKeychain is dispatched as an attribute and ignored by the daemon.
             if key == "nleg" || key == "musr" { return }
             guard let spec = query.itemClass.schema[key] ?? (key == "tomb" ? AttributeSpec("tomb", .number) : nil) else {
-                throw SecItemError(.noSuchAttr, .attribute, "'\(key)' is not an attribute of \(query.itemClass.rawValue)")
+                throw SecItemError(.noSuchAttr, .attribute, "'\(key)' is not an attribute of \(query.itemClass.rawValue)\(legacyNote(key))")
             }
             try applyAttribute(spec, value, to: &query)
             return

@@ -24,6 +24,7 @@ public enum SecConstantTable {
         ("kSecAttrAccessGroup", "agrp"),
         ("kSecAttrAccessGroupToken", "com.apple.token"),
         ("kSecAttrAccessControl", "accc"),
+        ("kSecAttrAccess", "acls"),
         ("kSecAttrSynchronizable", "sync"),
         ("kSecAttrSynchronizableAny", "syna"),
         ("kSecAttrAccount", "acct"),

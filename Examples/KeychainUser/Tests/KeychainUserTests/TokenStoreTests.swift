@@ -27,6 +27,13 @@ import Testing
         try sharing.delete(account: "bob")
     }
 
+    /// As in an Xcode test host, the bundle's main bundle is the host's: code that names its
+    /// service after `Bundle.main.bundleIdentifier` (KeychainAccess's default) finds one.
+    @Test func theMainBundleIsTheTestHosts() {
+        #expect(Bundle.main.bundleIdentifier == "com.example.TestHost")
+        #expect(Bundle.main.object(forInfoDictionaryKey: "CFBundleName") as? String == "TestHost")
+    }
+
     /// A group the app does not hold: errSecMissingEntitlement, as on a device since iOS 13.
     @Test func aForeignGroupIsMissingEntitlement() {
         let foreign = TokenStore(service: store.service, accessGroup: "OTHERTEAM1.foreign")
