@@ -1114,7 +1114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LoginServiceTests",
-            dependencies: ["LoginService", "WorldFile", "WorldTestSupport"],
+            dependencies: ["LoginService", "WebAuthn", "WorldFile", "WorldTestSupport", product("Crypto")],
             path: "Tests/LoginServiceTests",
             swiftSettings: strictSettings
         ),

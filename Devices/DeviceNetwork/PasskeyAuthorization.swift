@@ -29,28 +29,32 @@ public final class Authorization: NSObject, ASAuthorizationControllerDelegate, @
 }
 
 /// A passkey credential as WebAuthn Level 3's JSON (`RegistrationResponseJSON`,
-/// `AuthenticationResponseJSON`), the form relying parties take.
+/// `AuthenticationResponseJSON`), the form `PublicKeyCredential.toJSON()` gives a page and
+/// relying parties take, as a JSON object to post.
 public enum PasskeyJSON {
-    public static func registration(_ credential: ASAuthorizationPlatformPublicKeyCredentialRegistration) -> [String: Any] {
-        let id = Base64URL.encode(credential.credentialID)
-        return [
-            "id": id, "rawId": id, "type": "public-key",
-            "response": [
-                "clientDataJSON": Base64URL.encode(credential.rawClientDataJSON),
-                "attestationObject": Base64URL.encode(credential.rawAttestationObject ?? Data()),
-            ],
-        ]
+    public static func registration(_ credential: ASAuthorizationPlatformPublicKeyCredentialRegistration) throws -> [String: Any] {
+        try object(
+            RegistrationResponseJSON(
+                credentialID: Array(credential.credentialID),
+                clientDataJSON: Array(credential.rawClientDataJSON),
+                attestationObject: Array(credential.rawAttestationObject ?? Data())
+            )
+        )
     }
 
-    public static func assertion(_ credential: ASAuthorizationPlatformPublicKeyCredentialAssertion) -> [String: Any] {
-        let id = Base64URL.encode(credential.credentialID)
-        return [
-            "id": id, "rawId": id, "type": "public-key",
-            "response": [
-                "clientDataJSON": Base64URL.encode(credential.rawClientDataJSON),
-                "authenticatorData": Base64URL.encode(credential.rawAuthenticatorData),
-                "signature": Base64URL.encode(credential.signature), "userHandle": Base64URL.encode(credential.userID),
-            ],
-        ]
+    public static func assertion(_ credential: ASAuthorizationPlatformPublicKeyCredentialAssertion) throws -> [String: Any] {
+        try object(
+            AuthenticationResponseJSON(
+                credentialID: Array(credential.credentialID),
+                clientDataJSON: Array(credential.rawClientDataJSON),
+                authenticatorData: Array(credential.rawAuthenticatorData),
+                signature: Array(credential.signature),
+                userHandle: Array(credential.userID)
+            )
+        )
+    }
+
+    private static func object(_ value: some Encodable) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any] ?? [:]
     }
 }

@@ -69,12 +69,15 @@ import WorldTestSupport
                 "com.example.DemoApp",
                 ["register", "example.com", "--user", "alice", "--user-id=\(userID)", "--challenge=\(challenge)"]
             )
-            let registration = try #require(made["passkey"] as? [String: Any], "\(made)")
-            let id = try #require(registration["credentialID"] as? String)
-            let credential: [String: Any] = [
-                "id": id, "rawId": id, "type": "public-key",
-                "response": ["clientDataJSON": registration["clientDataJSON"] ?? "", "attestationObject": registration["attestationObject"] ?? ""],
-            ]
+            // kclab prints WebAuthn Level 3's RegistrationResponseJSON: posted as it is.
+            let credential = try #require(made["passkey"] as? [String: Any], "\(made)")
+            let id = try #require(credential["id"] as? String)
+            #expect(credential["rawId"] as? String == id && credential["type"] as? String == "public-key")
+            let response = try #require(credential["response"] as? [String: Any])
+            #expect(
+                Set(response.keys) == ["clientDataJSON", "authenticatorData", "transports", "publicKey", "publicKeyAlgorithm", "attestationObject"],
+                "\(response.keys)"
+            )
             let finish = String(
                 decoding: try JSONSerialization.data(withJSONObject: ["ceremony": options["ceremony"] ?? "", "credential": credential]),
                 as: UTF8.self
@@ -94,15 +97,10 @@ import WorldTestSupport
             // A base64url challenge may start with '-': given as --challenge=VALUE, never as an option.
             let signInChallenge = try #require(request["challenge"] as? String)
             let asserted = try Self.passkey(lab, "pad", "com.example.DemoApp", ["assert", "example.com", "--challenge=\(signInChallenge)"])
-            let assertion = try #require(asserted["passkey"] as? [String: Any], "\(asserted)")
-            #expect(assertion["credentialID"] as? String == id)
-            let answer: [String: Any] = [
-                "id": id, "rawId": id, "type": "public-key",
-                "response": [
-                    "clientDataJSON": assertion["clientDataJSON"] ?? "", "authenticatorData": assertion["authenticatorData"] ?? "",
-                    "signature": assertion["signature"] ?? "", "userHandle": assertion["userID"] ?? "",
-                ],
-            ]
+            // And AuthenticationResponseJSON for the assertion, with the user handle the phone registered.
+            let answer = try #require(asserted["passkey"] as? [String: Any], "\(asserted)")
+            #expect(answer["id"] as? String == id)
+            #expect((answer["response"] as? [String: Any])?["userHandle"] as? String == userID, "\(answer)")
             let body = String(
                 decoding: try JSONSerialization.data(withJSONObject: ["ceremony": signIn["ceremony"] ?? "", "credential": answer]),
                 as: UTF8.self
@@ -120,7 +118,7 @@ import WorldTestSupport
             let probe: [String: SecValue] = ["class": .string("genp"), "agrp": .string("com.apple.webkit.webauthn"), "r_Data": .bool(true)]
             #expect(try lab.status(.copyMatching, on: "phone", as: "com.example.DemoApp", probe) == -34018)
 
-            // An independent relying party (py_webauthn) verifies what the devices answered.
+            // An independent relying party (py_webauthn) verifies what kclab printed, unchanged.
             let ceremonies: [String: Any] = [
                 "rpID": "example.com", "origin": "https://example.com",
                 "registration": ["challenge": challenge, "credential": credential],
@@ -132,6 +130,7 @@ import WorldTestSupport
                 let verified = try run(try PythonEnvironment.python(), [PythonEnvironment.script("webauthn-verify.py"), file.path])
                 #expect(verified.status == 0, "\(verified.stderr)")
                 #expect(verified.stdout.contains("registration verified none multi_device True"), "\(verified.stdout)")
+                #expect(verified.stdout.contains("registration json hybrid,internal platform platform"), "\(verified.stdout)")
                 #expect(verified.stdout.contains("assertion verified 0 True"), "\(verified.stdout)")
             }
         }

@@ -31,6 +31,9 @@ import WorldTestSupport
                     "wrong-origin": "401 passkey_origin_mismatch",
                     "wrong-port": "401 passkey_origin_mismatch",
                     "id-not-rawid": "401 passkey_credential_id_mismatch",
+                    "padded-id": "401 passkey_credential_id_mismatch",
+                    "standard-base64-id": "401 passkey_credential_id_mismatch",
+                    "another-accounts-user-handle": "401 passkey_malformed",
                     "backup-eligibility-changed": "401 passkey_backup_eligibility_changed",
                     "bad-signature": "401 passkey_bad_signature",
                     "wrong-rp-id": "401 passkey_rp_id_mismatch",
@@ -38,6 +41,7 @@ import WorldTestSupport
                     "unknown-credential": "401 passkey_unknown_credential",
                     "credential-taken": "409 passkey_taken",
                     "name-taken": "409 username_taken",
+                    "second-account": "201 ok",
                 ],
                 "\(result.stdout)\n\(result.stderr)"
             )
@@ -59,28 +63,25 @@ import WorldTestSupport
         )
         let assertionChallenge = Array(PasskeyInteropTests.random(32))
         let asserted = try PlatformAuthenticator.assert(rpID: "example.com", origin: origin, challenge: assertionChallenge, key: key)
-        let id = Base64URL.encode(credentialID)
+        // WebAuthn Level 3's JSON forms, as kclab and the browser write them; py_webauthn reads them as they are.
+        let registration = try RegistrationResponseJSON(
+            credentialID: credentialID,
+            clientDataJSON: created.clientDataJSON,
+            attestationObject: created.attestationObject
+        )
+        let assertion = AuthenticationResponseJSON(
+            credentialID: credentialID,
+            clientDataJSON: asserted.clientDataJSON,
+            authenticatorData: asserted.authenticatorData,
+            signature: asserted.signature,
+            userHandle: Array(PasskeyInteropTests.random(16))
+        )
+        let registrationJSON = try Self.object(registration)
+        let assertionJSON = try Self.object(assertion)
         let ceremonies: [String: Any] = [
             "rpID": "example.com", "origin": origin,
-            "registration": [
-                "challenge": Base64URL.encode(registrationChallenge),
-                "credential": [
-                    "id": id, "rawId": id, "type": "public-key",
-                    "response": [
-                        "clientDataJSON": Base64URL.encode(created.clientDataJSON), "attestationObject": Base64URL.encode(created.attestationObject),
-                    ],
-                ],
-            ],
-            "assertion": [
-                "challenge": Base64URL.encode(assertionChallenge),
-                "credential": [
-                    "id": id, "rawId": id, "type": "public-key",
-                    "response": [
-                        "clientDataJSON": Base64URL.encode(asserted.clientDataJSON),
-                        "authenticatorData": Base64URL.encode(asserted.authenticatorData), "signature": Base64URL.encode(asserted.signature),
-                    ],
-                ],
-            ],
+            "registration": ["challenge": Base64URL.encode(registrationChallenge), "credential": registrationJSON],
+            "assertion": ["challenge": Base64URL.encode(assertionChallenge), "credential": assertionJSON],
         ]
         try await withTemporaryDirectory { folder in
             let file = folder.appending(path: "ceremonies.json")
@@ -88,8 +89,14 @@ import WorldTestSupport
             let result = try run(python, [PythonEnvironment.script("webauthn-verify.py"), file.path])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("registration verified none multi_device True"), "\(result.stdout)")
+            #expect(result.stdout.contains("registration json hybrid,internal platform platform"), "\(result.stdout)")
             #expect(result.stdout.contains("assertion verified 0 True"), "\(result.stdout)")
         }
+    }
+
+    /// A JSON form as the object JSONSerialization writes into the ceremonies file.
+    static func object(_ value: some Encodable) throws -> Any {
+        try JSONSerialization.jsonObject(with: JSONEncoder().encode(value))
     }
 
     static func random(_ count: Int) -> Data {

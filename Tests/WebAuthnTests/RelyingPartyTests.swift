@@ -145,15 +145,23 @@ import WebAuthn
         #expect(attempt(signCount: 6, stored: 5, signer: key) == nil)
     }
 
-    @Test func credentialIDMustBeRawID() {
-        let raw = Base64URL.encode(Self.credentialID)
-        func check(_ id: String) -> WebAuthnError? {
-            Self.refusal { () throws(WebAuthnError) in try RelyingParty.checkCredentialID(id: id, rawId: raw) }
-        }
-        #expect(check(raw) == nil)
-        #expect(check(raw + "=") == nil, "padding is accepted, as many clients send it")
-        #expect(check(Base64URL.encode([UInt8](repeating: 8, count: 16))) == .credentialIDMismatch)
-        #expect(check("not base64!") == .credentialIDMismatch)
+    /// §5.1: `id` is `rawId` in base64url without padding; `rawId` may carry padding. The
+    /// credential ID here is 16 bytes whose base64 has '+' and '/' and ends in "==".
+    @Test(arguments: [
+        ("_-_-_-_-_-_-_-_-_-_-_w", "_-_-_-_-_-_-_-_-_-_-_w", true),
+        ("_-_-_-_-_-_-_-_-_-_-_w", "_-_-_-_-_-_-_-_-_-_-_w==", true),
+        ("_-_-_-_-_-_-_-_-_-_-_w==", "_-_-_-_-_-_-_-_-_-_-_w", false),
+        ("_-_-_-_-_-_-_-_-_-_-_w=", "_-_-_-_-_-_-_-_-_-_-_w", false),
+        ("/+/+/+/+/+/+/+/+/+/+/w==", "_-_-_-_-_-_-_-_-_-_-_w", false),
+        ("/+/+/+/+/+/+/+/+/+/+/w", "_-_-_-_-_-_-_-_-_-_-_w", false),
+        ("BwcHBwcHBwcHBwcHBwcHBw", "_-_-_-_-_-_-_-_-_-_-_w", false),
+        ("not base64!", "_-_-_-_-_-_-_-_-_-_-_w", false),
+        ("_-_-_-_-_-_-_-_-_-_-_w", "not base64!", false),
+    ])
+    func credentialIDMustBeRawIDUnpadded(_ id: String, _ rawId: String, _ accepted: Bool) {
+        let refusal = Self.refusal { () throws(WebAuthnError) in try RelyingParty.checkCredentialID(id: id, rawId: rawId) }
+        let expected: WebAuthnError? = accepted ? nil : .credentialIDMismatch
+        #expect(refusal == expected, "id \(id), rawId \(rawId)")
     }
 
     @Test func coseKeysAreES256Only() throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceProtocol
 import Foundation
+import KeychainTypes
 import LabControl
 import WebAuthn
 
@@ -13,7 +14,9 @@ extension AppCommand {
                 The device checks that DOMAIN's webcredentials entry lists the app, its scripted user answers \
                 the passkey sheet (kclab device answer), and the platform authenticator answers. Prints \
                 {"status", "name", "error", "passkey", "reason"}: error is the ASAuthorizationError (code 1001 \
-                canceled, 1003 not handled, 1004 failed), passkey the credential's fields in base64url.
+                canceled, 1003 not handled, 1004 failed); passkey is the credential in WebAuthn Level 3's JSON \
+                (RegistrationResponseJSON from register, AuthenticationResponseJSON from assert), which a \
+                relying party's verifier takes as it is.
                 """,
             subcommands: [Register.self, Assert.self, List.self]
         )
@@ -35,7 +38,8 @@ extension AppCommand {
                     userID: userID ?? Passkey.random(16),
                     challenge: challenge ?? Passkey.random(32)
                 )
-                try printCredentialResponse(try target.client().send(DeviceRequest(.passkeyRegister(registration), app: target.app)))
+                let response = try target.client().send(DeviceRequest(.passkeyRegister(registration), app: target.app))
+                try printCredentialResponse(response) { try Passkey.registrationJSON($0) }
             }
         }
 
@@ -54,7 +58,8 @@ extension AppCommand {
                     challenge: challenge ?? Passkey.random(32),
                     credentialIDs: allow.isEmpty ? nil : allow
                 )
-                try printCredentialResponse(try target.client().send(DeviceRequest(.passkeyAssert(assertion), app: target.app)))
+                let response = try target.client().send(DeviceRequest(.passkeyAssert(assertion), app: target.app))
+                try printCredentialResponse(response) { try Passkey.authenticationJSON($0) }
             }
         }
 
@@ -73,6 +78,42 @@ extension AppCommand {
 
         static func random(_ count: Int) -> String {
             Base64URL.encode((0..<count).map { _ in UInt8.random(in: .min ... .max) })
+        }
+
+        /// An `ASAuthorizationPlatformPublicKeyCredentialRegistration`'s fields as `toJSON()` writes them.
+        static func registrationJSON(_ passkey: PasskeyCredential) throws -> RegistrationResponseJSON {
+            do throws(WebAuthnError) {
+                return try RegistrationResponseJSON(
+                    credentialID: try bytes(passkey.credentialID),
+                    clientDataJSON: try bytes(passkey.clientDataJSON),
+                    attestationObject: try bytes(passkey.attestationObject)
+                )
+            } catch {
+                throw fail("the device's passkey cannot be written as WebAuthn's JSON: \(error)")
+            }
+        }
+
+        /// An `ASAuthorizationPlatformPublicKeyCredentialAssertion`'s fields as `toJSON()` writes them.
+        static func authenticationJSON(_ passkey: PasskeyCredential) throws -> AuthenticationResponseJSON {
+            do throws(WebAuthnError) {
+                var userHandle: [UInt8]?
+                if let handle = passkey.userID { userHandle = try bytes(handle) }
+                return AuthenticationResponseJSON(
+                    credentialID: try bytes(passkey.credentialID),
+                    clientDataJSON: try bytes(passkey.clientDataJSON),
+                    authenticatorData: try bytes(passkey.authenticatorData),
+                    signature: try bytes(passkey.signature),
+                    userHandle: userHandle
+                )
+            } catch {
+                throw fail("the device's passkey cannot be written as WebAuthn's JSON: \(error)")
+            }
+        }
+
+        /// A field of the device's answer, which is base64url.
+        private static func bytes(_ field: String?) throws(WebAuthnError) -> [UInt8] {
+            guard let field, let data = Base64URL.decode(field) else { throw .malformed("a field is missing or not base64url") }
+            return Array(data)
         }
     }
 }

@@ -74,13 +74,19 @@ extension AppCommand {
     }
 }
 
-func printCredentialResponse(_ response: DeviceResponse, credentials: Bool = false) throws {
+/// Prints a web-credential or passkey request's outcome; `passkey` gives the form the
+/// authenticator's answer is printed in (its fields as the device returned them, by default).
+func printCredentialResponse(
+    _ response: DeviceResponse,
+    credentials: Bool = false,
+    passkey: (PasskeyCredential) throws -> any Encodable = { $0 }
+) throws {
     if let error = response.error { throw fail(error) }
     var fields: [(String, any Encodable)] = [("status", response.status ?? 0), ("name", response.name ?? "")]
     let error = response.callError.map { ["domain": AnyJSON($0.domain), "code": AnyJSON(Int64($0.code)), "message": AnyJSON($0.message)] }
     fields.append(("error", error))
     if credentials { fields.append(("credentials", AnyJSON(response.result.map(ConventionalJSON.object)))) }
-    if let passkey = response.passkey { fields.append(("passkey", passkey)) }
+    if let answer = response.passkey { fields.append(("passkey", try passkey(answer))) }
     if let reason = response.reason { fields.append(("reason", reason)) }
     say(try JSONOutput.object(fields))
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import WebAuthn
 
 /// The pages' passkey forms, as a browser's page script uses them: the form (with its CSRF token)
 /// asks for the options (`data-options`), the browser's `navigator.credentials` answers, and the
@@ -35,7 +36,7 @@ extension HTMLRoutes {
             let site = try WebsiteRequest.site(request, sites)
             let (form, cookie) = try await checkedSignInForm(request, context)
             do throws(LoginError) {
-                let finish = try Self.finish(PasskeyMessages.AttestationResponse.self, form)
+                let finish = try Self.finish(RegistrationResponseJSON.self, form)
                 let session = try passkeys.finishRegistration(
                     site: site,
                     port: WebsiteRequest.servedPort(request),
@@ -54,7 +55,7 @@ extension HTMLRoutes {
             let site = try WebsiteRequest.site(request, sites)
             let (form, cookie) = try await checkedSignInForm(request, context)
             do throws(LoginError) {
-                let finish = try Self.finish(PasskeyMessages.AssertionResponse.self, form)
+                let finish = try Self.finish(AuthenticationResponseJSON.self, form)
                 let session = try passkeys.finishAuthentication(
                     site: site,
                     port: WebsiteRequest.servedPort(request),
@@ -71,15 +72,15 @@ extension HTMLRoutes {
         }
     }
 
-    /// The form's `ceremony` and `credential` (WebAuthn's JSON, as text).
-    private static func finish<Response: Codable>(
-        _ type: Response.Type,
+    /// The form's `ceremony` and `credential` (WebAuthn Level 3's JSON, as text).
+    private static func finish<Credential: Codable & Sendable>(
+        _ type: Credential.Type,
         _ form: [String: String]
     ) throws(LoginError)
-        -> PasskeyMessages.Finish<Response>
+        -> PasskeyMessages.Finish<Credential>
     {
         guard let ceremony = form["ceremony"], let text = form["credential"],
-            let credential = try? JSONDecoder().decode(PasskeyMessages.Credential<Response>.self, from: Data(text.utf8))
+            let credential = try? JSONDecoder().decode(Credential.self, from: Data(text.utf8))
         else { throw .passkeyRefused(code: "malformed", reason: "the form carries no ceremony or no credential in WebAuthn's JSON") }
         return PasskeyMessages.Finish(ceremony: ceremony, credential: credential)
     }

@@ -32,7 +32,7 @@ struct PasskeyRoutes: Sendable {
         }
         api.post("registration") { request, context in
             let site = try WebsiteRequest.site(request, sites)
-            let body = try await WebsiteRequest.json(PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>.self, request, context)
+            let body = try await WebsiteRequest.json(PasskeyMessages.Finish<RegistrationResponseJSON>.self, request, context)
             let session = try Self.run(context, site: site, "passkey registration refused") { () throws(LoginError) in
                 try passkeys.finishRegistration(site: site, port: WebsiteRequest.servedPort(request), body)
             }
@@ -47,7 +47,7 @@ struct PasskeyRoutes: Sendable {
         }
         api.post("authentication") { request, context in
             let site = try WebsiteRequest.site(request, sites)
-            let body = try await WebsiteRequest.json(PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>.self, request, context)
+            let body = try await WebsiteRequest.json(PasskeyMessages.Finish<AuthenticationResponseJSON>.self, request, context)
             let session = try Self.run(context, site: site, "passkey sign-in refused") { () throws(LoginError) in
                 try passkeys.finishAuthentication(site: site, port: WebsiteRequest.servedPort(request), body)
             }

@@ -1,19 +1,20 @@
 import Crypto
 import Foundation
-import WebAuthn
+public import WebAuthn
 import WorldFile
 
 /// Passkey sign-up, sign-in and adding a passkey to an account (WebAuthn Level 3 as a relying
 /// party): options with a fresh challenge bound to a single-use ceremony token, then the answer
 /// checked by ``RelyingParty`` against that challenge, this site's origins and its RP ID (the
-/// site's registrable domain). Only public keys are stored.
-final class PasskeyService: Sendable {
+/// site's registrable domain). Only public keys are stored. Each refusal is a
+/// ``LoginError/passkeyRefused(code:reason:)`` naming the check (docs/passkeys.md).
+public final class PasskeyService: Sendable {
     let logins: LoginService
     let sites: SiteDirectory
     /// How long a ceremony's challenge may be answered.
     static let ceremonyLifetime: TimeInterval = 300
 
-    init(logins: LoginService, sites: SiteDirectory) {
+    public init(logins: LoginService, sites: SiteDirectory) {
         self.logins = logins
         self.sites = sites
     }
@@ -31,7 +32,7 @@ final class PasskeyService: Sendable {
 
     /// Options to create a passkey: for the signed-in account of `token`, else for a new account
     /// named `username` (passkey sign-up).
-    func beginRegistration(
+    public func beginRegistration(
         site: String,
         username: String?,
         token: String?,
@@ -69,10 +70,10 @@ final class PasskeyService: Sendable {
     }
 
     /// Checks the answer to registration options and stores the passkey; signs the account in.
-    func finishRegistration(
+    public func finishRegistration(
         site: String,
         port: Int = 443,
-        _ finish: PasskeyMessages.Finish<PasskeyMessages.AttestationResponse>,
+        _ finish: PasskeyMessages.Finish<RegistrationResponseJSON>,
         kind: LoginService.SessionKind = .bearer,
         binding: String? = nil
     ) throws(LoginError) -> LoginService.Session {
@@ -82,21 +83,9 @@ final class PasskeyService: Sendable {
         guard let ceremony = taken ?? nil, ceremony.binding == binding, let username = ceremony.username, let handle = ceremony.handle else {
             throw .ceremonyUnknown
         }
-        guard let clientData = Base64URL.decode(finish.credential.response.clientDataJSON),
-            let attestation = Base64URL.decode(finish.credential.response.attestationObject)
-        else { throw .passkeyRefused(code: "malformed", reason: "clientDataJSON or attestationObject is not base64url") }
         let registered: RelyingParty.Registration
         do throws(WebAuthnError) {
-            guard finish.credential.type == "public-key" else { throw .malformed("the credential's type is not public-key") }
-            try RelyingParty.checkCredentialID(id: finish.credential.id, rawId: finish.credential.rawId)
-            registered = try relyingParty(site, port: port).verifyRegistration(
-                clientDataJSON: Array(clientData),
-                attestationObject: Array(attestation),
-                challenge: Array(ceremony.challenge)
-            )
-            guard Base64URL.decode(finish.credential.rawId).map(Array.init) == registered.credentialID else {
-                throw .malformed("rawId is not the credential ID in the authenticator data")
-            }
+            registered = try relyingParty(site, port: port).verifyRegistration(finish.credential, challenge: Array(ceremony.challenge))
         } catch {
             throw .passkeyRefused(code: error.code, reason: error.description)
         }
@@ -131,7 +120,7 @@ final class PasskeyService: Sendable {
     // MARK: Authentication
 
     /// Options to sign in with a passkey: any of the site's (discoverable), or `username`'s.
-    func beginAuthentication(
+    public func beginAuthentication(
         site: String,
         username: String?,
         binding: String? = nil
@@ -155,10 +144,10 @@ final class PasskeyService: Sendable {
 
     /// Checks a passkey assertion against the ceremony's challenge and the stored public key;
     /// records the counter and signs the account in.
-    func finishAuthentication(
+    public func finishAuthentication(
         site: String,
         port: Int = 443,
-        _ finish: PasskeyMessages.Finish<PasskeyMessages.AssertionResponse>,
+        _ finish: PasskeyMessages.Finish<AuthenticationResponseJSON>,
         kind: LoginService.SessionKind = .bearer,
         binding: String? = nil
     ) throws(LoginError) -> LoginService.Session {
@@ -167,20 +156,24 @@ final class PasskeyService: Sendable {
             try store.takeCeremony(tokenHash: LoginService.digest(finish.ceremony), site: site, kinds: ["authenticate"], at: date)
         }
         guard let ceremony = taken ?? nil, ceremony.binding == binding else { throw .ceremonyUnknown }
-        let response = finish.credential.response
-        guard let credentialID = Base64URL.decode(finish.credential.rawId), let clientData = Base64URL.decode(response.clientDataJSON),
-            let authenticatorData = Base64URL.decode(response.authenticatorData), let signature = Base64URL.decode(response.signature)
-        else { throw .passkeyRefused(code: "malformed", reason: "a field is not base64url") }
+        let answer: (credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?)
+        do throws(WebAuthnError) {
+            answer = try finish.credential.decoded()
+        } catch {
+            throw .passkeyRefused(code: error.code, reason: error.description)
+        }
+        let credentialID = Data(answer.credentialID)
         let found = LoginService.stored { try store.passkey(site: site, credentialID: credentialID) } ?? nil
         guard let passkey = found, ceremony.username == nil || ceremony.username == passkey.username else {
             throw .passkeyRefused(code: WebAuthnError.unknownCredential.code, reason: WebAuthnError.unknownCredential.description)
         }
         let accepted: RelyingParty.Assertion
         do throws(WebAuthnError) {
-            try RelyingParty.checkCredentialID(id: finish.credential.id, rawId: finish.credential.rawId)
-            if let handle = response.userHandle {
+            // A user handle, when the authenticator gives one, is the passkey's account's: another
+            // account's is a malformed answer (the credential is known; the answer contradicts it).
+            if let handle = answer.userHandle {
                 let own = LoginService.stored { try store.userHandle(site: site, username: passkey.username) } ?? nil
-                guard let own, Base64URL.decode(handle) == own else { throw .malformed("userHandle is not the passkey's account") }
+                guard let own, Array(own) == handle else { throw .malformed("userHandle is not the passkey's account") }
             }
             let key: COSEKey
             do {
@@ -189,9 +182,9 @@ final class PasskeyService: Sendable {
                 throw .unsupportedKey("the stored key cannot be read")
             }
             accepted = try relyingParty(site, port: port).verifyAssertion(
-                clientDataJSON: Array(clientData),
-                authenticatorData: Array(authenticatorData),
-                signature: Array(signature),
+                clientDataJSON: answer.clientDataJSON,
+                authenticatorData: answer.authenticatorData,
+                signature: answer.signature,
                 challenge: Array(ceremony.challenge),
                 publicKey: key,
                 storedSignCount: passkey.signCount,

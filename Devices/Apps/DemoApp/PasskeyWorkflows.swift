@@ -30,7 +30,7 @@ enum PasskeyWorkflows {
             print("\(account.app): no passkey: \(describe(error))")
             return 1
         }
-        let credential = PasskeyJSON.registration(registration)
+        let credential = try PasskeyJSON.registration(registration)
         let answer = try await account.post("passkeys/registration", ["ceremony": ceremony, "credential": credential])
         guard answer.status == 201, let token = answer.object["token"] as? String else {
             print("\(account.app): the website refused the passkey: \(answer.object["message"] ?? "HTTP \(answer.status)")")
@@ -62,7 +62,7 @@ enum PasskeyWorkflows {
             print("\(account.app): no passkey sign-in: \(describe(error))")
             return 1
         }
-        let credential = PasskeyJSON.assertion(assertion)
+        let credential = try PasskeyJSON.assertion(assertion)
         let answer = try await account.post("passkeys/authentication", ["ceremony": ceremony, "credential": credential])
         guard answer.status == 200, let token = answer.object["token"] as? String, let user = answer.object["username"] as? String else {
             print("\(account.app): the website refused the passkey: \(answer.object["message"] ?? "HTTP \(answer.status)")")

@@ -8,6 +8,11 @@ public enum PlatformAuthenticator {
     /// Attestation `none` carries no authenticator model: the AAGUID is zeros.
     public static let aaguid = [UInt8](repeating: 0, count: 16)
     public static let flags: AuthenticatorData.Flags = [.userPresent, .userVerified, .backupEligible, .backedUp]
+    /// The transports a client reports for such a passkey, as Safari does: `internal` (the
+    /// device's own authenticator) and `hybrid` (the phone answering for a nearby computer).
+    public static let transports = ["hybrid", "internal"]
+    /// The `authenticatorAttachment` of its answers: the device's own authenticator.
+    public static let attachment = "platform"
 
     /// The answer to `create()`: clientDataJSON and the attestation object.
     public static func register(

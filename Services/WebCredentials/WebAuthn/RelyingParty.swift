@@ -44,12 +44,27 @@ public struct RelyingParty: Sendable {
         return hosts.contains(host) && ports.contains(components.port ?? 443)
     }
 
-    /// §5.1: a `PublicKeyCredential`'s `id` is its `rawId` in base64url; a client that sends two
-    /// different ones is not a conforming client.
+    /// §5.1: a `PublicKeyCredential`'s `id` is the base64url encoding of its `rawId`, which
+    /// WebAuthn defines without padding (§3). An `id` that is padded, in standard base64 or of
+    /// another credential is not what a conforming client sends, and is refused (as py_webauthn
+    /// refuses it); `rawId` itself may be padded, as the other byte fields may.
     public static func checkCredentialID(id: String, rawId: String) throws(WebAuthnError) {
-        guard let raw = Base64URL.decode(rawId), Base64URL.decode(id) == raw else {
+        guard let raw = Base64URL.decode(rawId), id == Base64URL.encode(raw) else {
             throw .credentialIDMismatch
         }
+    }
+
+    /// §7.1 for a registration's JSON: the type and `id` (§5.1), then the ceremony's checks, then
+    /// `rawId` against the credential ID the authenticator data attests.
+    public func verifyRegistration(_ credential: RegistrationResponseJSON, challenge: [UInt8]) throws(WebAuthnError) -> Registration {
+        let answer = try credential.decoded()
+        let registered = try verifyRegistration(
+            clientDataJSON: answer.clientDataJSON,
+            attestationObject: answer.attestationObject,
+            challenge: challenge
+        )
+        guard answer.credentialID == registered.credentialID else { throw .malformed("rawId is not the credential ID in the authenticator data") }
+        return registered
     }
 
     /// §7.1: `clientDataJSON` and `attestationObject` of a `create()` answer to `challenge`.

@@ -51,7 +51,7 @@ public enum WebAuthnError: Error, Hashable, Sendable, CustomStringConvertible {
         case .inconsistentBackupFlags: "the BS flag is set without BE: a credential that cannot be backed up claims it is"
         case .backupEligibilityChanged(let stored):
             "the BE flag is \(!stored ? "set" : "clear"), but was \(stored ? "set" : "clear") when the passkey was registered"
-        case .credentialIDMismatch: "the credential's id is not its rawId in base64url"
+        case .credentialIDMismatch: "the credential's id is not its rawId in base64url without padding"
         case .unsupportedAttestation(let format): "attestation format \(format) is not accepted (this relying party asks for none)"
         case .unknownCredential: "no passkey with this credential ID is registered here"
         case .badSignature: "the signature does not verify with the registered public key"

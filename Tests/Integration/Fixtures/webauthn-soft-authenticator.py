@@ -113,6 +113,19 @@ def other_id(credential):
 sign_in(device, "id-not-rawid", tamper=other_id)
 
 
+def padded_id(credential):
+    # The same credential ID, padded: WebAuthn's base64url has no padding.
+    credential["id"] = base64.urlsafe_b64encode(unb64(credential["rawId"])).decode("ascii")
+
+
+def standard_base64_id(credential):
+    credential["id"] = base64.b64encode(unb64(credential["rawId"])).decode("ascii")
+
+
+sign_in(device, "padded-id", tamper=padded_id)
+sign_in(device, "standard-base64-id", tamper=standard_base64_id)
+
+
 def backup_eligible(credential):
     # BE set on an answer from a credential registered without it, signed again by its own key.
     data = bytearray(unb64(credential["response"]["authenticatorData"]))
@@ -161,3 +174,18 @@ report("credential-taken", status, answer)
 # A second registration by the same authenticator for a taken name.
 status, begun = call("/api/v1/passkeys/registration/options", {"username": "pat"})
 report("name-taken", status, begun)
+
+# Another account with a passkey of its own; pat's passkey answering with its user handle is a
+# malformed answer (the credential is known, and the answer contradicts it).
+status, begun = call("/api/v1/passkeys/registration/options", {"username": "sam"})
+sam_handle = begun["publicKey"]["user"]["id"]
+created = soft_webauthn.SoftWebauthnDevice().create(creation_options(begun), ORIGIN)
+status, answer = call("/api/v1/passkeys/registration", {"ceremony": begun["ceremony"], "credential": credential_json(created)})
+report("second-account", status, answer)
+
+
+def another_accounts_user_handle(credential):
+    credential["response"]["userHandle"] = sam_handle
+
+
+sign_in(device, "another-accounts-user-handle", tamper=another_accounts_user_handle)
