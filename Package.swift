@@ -26,6 +26,7 @@ let productPackages: [String: String] = [
     "HummingbirdTLS": "hummingbird",
     "Logging": "swift-log",
     "Metrics": "swift-metrics",
+    "Mustache": "swift-mustache",
     "NIOCore": "swift-nio",
     "NIOExtras": "swift-nio-extras",
     "NIOHTTP1": "swift-nio",
@@ -86,6 +87,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: Services: the libraries holding the rules
@@ -267,6 +269,16 @@ let package = Package(
             name: "WorldLayout",
             dependencies: ["AppIdentity"],
             path: "Services/World/WorldLayout",
+            swiftSettings: strictSettings
+        ),
+        /// A world's access groups as a picture (`kclab world graph`): each app's groups in Apple's
+        /// order, the groups apps share, laid out as coordinates and rendered as SVG by swift-mustache
+        /// from a template embedded in the code, and as text.
+        .target(
+            name: "WorldGraph",
+            dependencies: ["AppIdentity", "WorldBuilder", "WorldFile", product("Mustache")],
+            path: "Services/World/WorldGraph",
+            resources: [.embedInCode("Templates/overlap.svg.mustache")],
             swiftSettings: strictSettings
         ),
         /// Writes a world's trust material: CAs, team certificates, profiles, signed bundles, TLS identities.
@@ -873,6 +885,7 @@ let package = Package(
                 "WebsiteFixture",
                 "WorldFile",
                 "WorldBuilder",
+                "WorldGraph",
                 "WorldImport",
                 "XcodeProject",
                 product("ArgumentParser"),
@@ -1009,6 +1022,15 @@ let package = Package(
             name: "WorldFileTests",
             dependencies: ["AppIdentity", "LabErrors", "UserAnswers", "WebCredentialAPI", "WorldFile", "WorldImport", "XcodeProject"],
             path: "Tests/WorldFileTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WorldGraphTests",
+            dependencies: [
+                "AppIdentity", "CMSSupport", "WorldBuilder", "WorldFile", "WorldGraph", "WorldImport", "WorldLayout", "WorldTestSupport",
+                "XcodeProject",
+            ],
+            path: "Tests/WorldGraphTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

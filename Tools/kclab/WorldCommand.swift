@@ -11,8 +11,8 @@ import WorldFile
 struct WorldCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "world",
-        abstract: "Check and build world files.",
-        subcommands: [Build.self, Check.self, Import.self]
+        abstract: "Check, build, import and draw world files.",
+        subcommands: [Build.self, Check.self, Import.self, Graph.self]
     )
 }
 

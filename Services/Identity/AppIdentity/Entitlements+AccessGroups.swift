@@ -22,6 +22,13 @@ extension Entitlements {
         (keychainAccessGroups ?? []).compactMap { try? AccessGroup($0) }
     }
 
+    /// The access groups a signature with these entitlements grants: ``accessGroups`` when a
+    /// provisioning profile validated them, ``unvalidatedAccessGroups`` when none did (a Mac app
+    /// signed without a profile). The one choice ``VerifiedApp`` and the world's picture both make.
+    public func accessGroups(validatedByProfile: Bool) -> [AccessGroup] {
+        validatedByProfile ? accessGroups : unvalidatedAccessGroups
+    }
+
     /// The group `SecItemAdd` uses when the caller names none: the first of ``accessGroups``.
     public var defaultAccessGroup: AccessGroup? {
         accessGroups.first

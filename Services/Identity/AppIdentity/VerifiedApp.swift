@@ -22,7 +22,7 @@ public struct VerifiedApp: Hashable, Sendable {
         self.entitlements = entitlements
         self.profile = profile
         self.codeDirectory = codeDirectory
-        accessGroups = profile == nil ? entitlements.unvalidatedAccessGroups : entitlements.accessGroups
+        accessGroups = entitlements.accessGroups(validatedByProfile: profile != nil)
     }
 
     /// The platform the app was built for: its profile's, and a Mac's for an app without one
