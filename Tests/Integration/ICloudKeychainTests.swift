@@ -127,6 +127,33 @@ import WorldTestSupport
         }
     }
 
+    /// Issue 46: offline, a delete and a re-add of the same item leave one modify in the outgoing
+    /// queue (the re-add takes the tombstone's UUID), and back online the cloud holds one record.
+    @Test func anOfflineDeleteAndReAddLeaveOneModify() async throws {
+        try await withLab(Self.world) { (lab: RunningLab) async throws in
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v1")) == 0)
+            try lab.syncWait()
+            try lab.sync(.offline, on: "phone")
+            #expect(try lab.status(.delete, on: "phone", as: Self.app, Self.query.filter { $0.key != "r_Data" }) == 0)
+            #expect(try lab.status(.add, on: "phone", as: Self.app, Self.password("v2")) == 0)
+            try lab.syncWait()
+            let waiting = try lab.sync(.status, on: "phone")
+            #expect(waiting.views.first { $0.view == "Applications" }?.outgoing == 1, "one entry, not a delete and an add")
+            let explain = ["explain", "item", "--device", "phone", "--app", Self.app, #"{"class": "genp", "acct": "alice"}"#]
+            let queued = try lab.kclab(explain)
+            #expect(queued.stdout.contains("waiting in the Applications outgoing queue (modify)"), "\(queued.stdout)")
+
+            try lab.sync(.online, on: "phone")
+            try lab.syncWait()
+            for device in ["mac", "pad"] {
+                #expect(try Self.secret(lab, on: device) == "v2", "\(device) reads the re-added item")
+            }
+            let listing = try lab.kclab(["cloud", "list", "--account", "alice@example.com", "--view", "Applications", "--json"])
+            let zones = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]])
+            #expect((zones.first?["records"] as? [Any])?.count == 1, "one record: \(listing.stdout)")
+        }
+    }
+
     @Test func offlineEditsOfUntouchedItemsUploadOnReturn() async throws {
         try await withLab(Self.world) { (lab: RunningLab) async throws in
             try lab.sync(.offline, on: "pad")

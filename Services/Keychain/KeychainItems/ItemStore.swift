@@ -47,6 +47,9 @@ public protocol ItemReading {
     func items(matching filter: ItemFilter) throws -> [KeychainItem]
     /// The sync changes of `keychain` queued after `sequence`, oldest first, at most `limit`.
     func syncChanges(keychain: String, after sequence: Int64, limit: Int) throws -> [QueuedSyncChange]
+    /// The tombstone with `item`'s keychain, class and primary key, if the store keeps one (a
+    /// default implementation searches with ``items(matching:)``).
+    func tombstone(withKeyOf item: KeychainItem) throws -> KeychainItem?
 }
 
 /// Changing items, inside a write transaction.

@@ -69,15 +69,23 @@ extension KeychainEngine {
                     "SecItemAdd: the device is locked; \(item.accessibility.rawValue) items cannot be written"
                 )
             }
-            try await store.write { writer in
+            let stored = try await store.write { writer in
+                var written = item
+                // A synced item added where its deleted self left a tombstone takes the tombstone's
+                // UUID, as securityd's insert over a tombstone does (SecDbItem.c, SecDbItemInsert):
+                // CKKS then sees one record change, the pending delete becoming a modify.
+                if written.isSynchronizable, let tombstone = try writer.tombstone(withKeyOf: written) {
+                    written.uuid = tombstone.uuid
+                }
                 do {
-                    try writer.insert(item)
-                    if item.isSynchronizable { try writer.queueSyncChange(item) }
+                    try writer.insert(written)
+                    if written.isSynchronizable { try writer.queueSyncChange(written) }
                 } catch let error as StoreError where error.code == .duplicate {
                     throw SecItemError(.duplicateItem, .duplicate, "SecItemAdd: an item with the same primary key exists in '\(group)'")
                 }
+                return written
             }
-            return .success(ResultShape.added(item, query: query, platform: client.device.platform))
+            return .success(ResultShape.added(stored, query: query, platform: client.device.platform))
         }
     }
 

@@ -54,6 +54,7 @@ public final class SyncSignallingStore: ItemStore {
         func syncChanges(keychain: String, after sequence: Int64, limit: Int) throws -> [QueuedSyncChange] {
             try writer.syncChanges(keychain: keychain, after: sequence, limit: limit)
         }
+        func tombstone(withKeyOf item: KeychainItem) throws -> KeychainItem? { try writer.tombstone(withKeyOf: item) }
         func insert(_ item: KeychainItem) throws { try writer.insert(item) }
         func replace(_ old: KeychainItem, with new: KeychainItem) throws { try writer.replace(old, with: new) }
         func remove(_ item: KeychainItem) throws { try writer.remove(item) }

@@ -71,6 +71,21 @@ extension SQLiteItemStore {
             return items
         }
 
+        /// Found by the primary key's unique index: no other row of the keychain is opened.
+        func tombstone(withKeyOf item: KeychainItem) throws -> KeychainItem? {
+            let sealing = try ItemSealing(keys: vault.keys(for: item.keychain))
+            var found: KeychainItem? = nil
+            try statements.select(
+                "SELECT kc, class, uuid, tomb, attributes FROM items WHERE kc = ? AND class = ? AND pk = ? AND tomb = 1",
+                [.integer(KeychainNumber.of(item.keychain)), .text(item.itemClass.rawValue), .blob(sealing.digest(item.primaryKey))]
+            ) { row in
+                // A tombstone that cannot be opened is as good as none: the insert clears it anyway.
+                found = try? self.item(from: row, keychain: item.keychain, sealing: sealing, loadData: false)
+                return false
+            }
+            return found
+        }
+
         func insert(_ item: KeychainItem) throws {
             let sealing = try ItemSealing(keys: vault.keys(for: item.keychain))
             try clearConflicts(item, digest: sealing.digest(item.primaryKey), except: nil)

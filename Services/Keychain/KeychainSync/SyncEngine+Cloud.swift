@@ -67,8 +67,13 @@ extension SyncEngine {
         return [.writeLocal(record.item)]
     }
 
-    /// A record the cloud deleted: remote deletes win (`CKKSItem.m` l.671).
+    /// A record the cloud deleted: remote deletes win (`CKKSItem.m` l.671). A delete of a record
+    /// the mirror does not hold is this device's own delete fetched back (its upload already
+    /// cleared the mirror) or a record it never had: nothing local is its copy. Deleting anyway
+    /// would take an item re-added since under the same UUID (an add over the item's tombstone
+    /// keeps the tombstone's UUID) and drop its pending upload.
     private mutating func deleted(_ uuid: UUID) -> [SyncAction] {
+        guard mirror[uuid] != nil || held[uuid] != nil else { return [] }
         var actions: [SyncAction] = []
         if outgoing[uuid] != nil, flight[uuid] == nil {
             outgoing.remove(uuid)
