@@ -24,6 +24,7 @@ let productPackages: [String: String] = [
     "HTTPTypes": "swift-http-types",
     "Hummingbird": "hummingbird",
     "HummingbirdTLS": "hummingbird",
+    "HummingbirdTesting": "hummingbird",
     "Logging": "swift-log",
     "Metrics": "swift-metrics",
     "Mustache": "swift-mustache",
@@ -631,6 +632,31 @@ let package = Package(
             path: "Services/Cloud/cloudd",
             swiftSettings: strictSettings
         ),
+        /// The console's pages (docs/console.md): the lab's world and the overlap of its access
+        /// groups, rendered on the server by swift-mustache from templates embedded in the code,
+        /// behind a token exchanged for a cookie, on loopback only.
+        .target(
+            name: "ConsoleService",
+            dependencies: [
+                "AppIdentity", "ServiceSupport", "WorldFile", "WorldGraph",
+                product("HTTPTypes"), product("Hummingbird"), product("Logging"), product("Mustache"), product("NIOCore"),
+            ],
+            path: "Services/Console/ConsoleService",
+            resources: [
+                .embedInCode("Templates/layout.html.mustache"),
+                .embedInCode("Templates/world.html.mustache"),
+                .embedInCode("Templates/overlap.html.mustache"),
+                .embedInCode("Templates/console.css"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        /// console: the lab's pages for a browser on this machine (docs/console.md).
+        .executableTarget(
+            name: "console",
+            dependencies: ["ConsoleService", "ServiceSupport", product("ArgumentParser"), product("Logging")],
+            path: "Services/Console/console",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "associationd",
             dependencies: [
@@ -1034,6 +1060,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ConsoleServiceTests",
+            dependencies: [
+                "AppIdentity", "ConsoleService", "WorldFile", "WorldGraph",
+                product("HTTPTypes"), product("Hummingbird"), product("HummingbirdTesting"), product("NIOCore"),
+            ],
+            path: "Tests/ConsoleServiceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WorldBuilderTests",
             dependencies: [
                 "WorldLayout",
@@ -1092,6 +1127,7 @@ let package = Package(
                 "webcredentiald",
                 "website",
                 "cloudd",
+                "console",
                 "CloudAPI",
                 "CloudPostgres",
                 "CloudZones",
@@ -1177,7 +1213,8 @@ let package = Package(
             name: "KclabTests",
             dependencies: [
                 "WorldLayout",
-                "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "LabControl",
+                "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "console",
+                "LabControl",
                 "WorldTestSupport",
                 "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile", "Fleet",
                 product("Histogram"), product("Yams"),

@@ -13,7 +13,7 @@ import WorldTestSupport
     @Test func thisMachineHasWhatTheLabNeeds() throws {
         let result = try Self.doctor()
         #expect(result.status == 0, "\(result.stdout)")
-        for line in ["ok       kclab's programs: all 9 in", "ok       nginx: /usr/sbin/nginx", "ok       openssl: ", "temporary folder: "] {
+        for line in ["ok       kclab's programs: all 10 in", "ok       nginx: /usr/sbin/nginx", "ok       openssl: ", "temporary folder: "] {
             #expect(result.stdout.contains(line), "\(line) in \(result.stdout)")
         }
         #expect(result.stdout.contains(" Landlock: "), "\(result.stdout)")

@@ -29,6 +29,7 @@ public enum Doctor {
     /// The programs kclab starts, from the folder it runs from.
     public static let programs = [
         "keychaind", "cloudd", "associationd", "webcredentiald", "cdn", "website", "device", "app-sandbox", "keychainlab-app",
+        "console",
     ]
     /// The oldest Swift a package of `import Security` code builds with here.
     public static let swiftVersion = (major: 6, minor: 2)

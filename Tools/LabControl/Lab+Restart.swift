@@ -2,7 +2,7 @@ import Foundation
 
 extension Lab {
     /// The names `restart` and `logs` take: a service, nginx, or a device's ID.
-    public static let serviceNames = ["keychaind", "cloudd", "website", "nginx", "cdn", "associationd", "webcredentiald"]
+    public static let serviceNames = ["keychaind", "cloudd", "website", "nginx", "cdn", "associationd", "webcredentiald", "console"]
 
     /// Stops one process of a running lab and starts it again with the arguments `up` gave it,
     /// on the ports it had (so the other processes still reach it), and waits until it is ready.

@@ -4,7 +4,7 @@ import WebsiteFixture
 import WorldBuilder
 import WorldFile
 
-/// `kclab up` and `kclab down`: a world's keychaind and devices as background processes.
+/// `kclab up` and `kclab down`: a world's services, devices and console as background processes.
 public enum Lab {
     /// What `up` started.
     public struct Summary: Sendable {
@@ -14,12 +14,15 @@ public enum Lab {
         public var websites: SiteRecord?
         /// The Apple-like CDN's URL, when there are websites.
         public var cdn: String?
+        /// The console's URL with its token (docs/console.md); nil in a lab `up` did not start.
+        public var console: String? = nil
     }
 
     /// The most cloudd replicas `up` starts.
     public static let maximumClouddReplicas = 8
 
-    /// Builds the world if needed, starts keychaind and every device, and waits until they are ready.
+    /// Builds the world if needed, starts keychaind, the other services and every device, then the
+    /// console (whose URL, with its token, is the summary's `console`), and waits until they are ready.
     /// With `clouddReplicas` above 1, cloudd runs as that many replicas over PostgreSQL servers
     /// of the lab's own (`clouddShards` of them, the accounts sharded over them; one by default),
     /// and the devices are spread over the replicas in turn, so that an account's devices sync
@@ -148,6 +151,13 @@ public enum Lab {
                     log: state.log("device-\(device.id)")
                 )
             }
+            // Last, so that its URL opens a lab that is ready; it reads the world file, nothing else.
+            try? FileManager.default.removeItem(at: state.consoleURLFile)
+            try await service(
+                "console",
+                ["--world", file.path, "--state", state.console.path, "--port", "0", "--url-file", state.consoleURLFile.path],
+                endpoint: state.consoleEndpoint
+            )
         } catch {
             for process in record.processes.reversed() {
                 await LabProcesses.stop(process.pid)
@@ -160,10 +170,11 @@ public enum Lab {
             devices.append(try DeviceClient(state: state, device: device.id).status())
         }
         let endpoint = (try? Data(contentsOf: state.keychaindEndpoint)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices, websites: websites, cdn: cdn)
+        return Summary(keychaind: endpoint?["url"] as? String ?? "?", devices: devices, websites: websites, cdn: cdn, console: state.consoleURL)
     }
 
-    /// Stops every process `up` started, in the reverse order: devices first, keychaind last.
+    /// Stops every process `up` started, in the reverse order (the console first, keychaind last),
+    /// and removes the console's URL, whose token opens nothing any more.
     public static func down(state: LabState) async -> [String] {
         guard let record = LabRecord.read(state) else { return [] }
         var stopped: [String] = []
@@ -175,6 +186,7 @@ public enum Lab {
             if let folder = process.folder { try? FileManager.default.removeItem(atPath: folder) }
         }
         try? FileManager.default.removeItem(at: state.labFile)
+        try? FileManager.default.removeItem(at: state.consoleURLFile)
         return stopped
     }
 }

@@ -15,6 +15,8 @@ public import Foundation
 ///   webcredentiald/          approvals.sqlite and endpoint.json
 ///   cloudd/                  zones.sqlite (iCloud Keychain's zones) and endpoint.json
 ///   website/                 the login website's website.sqlite and endpoint.json
+///   console/                 the console's endpoint.json
+///   console.url              the console's URL with its token (owner-only; docs/console.md)
 ///   logs/NAME.log            each process's output
 /// ```
 public struct LabState: Sendable {
@@ -42,6 +44,15 @@ public struct LabState: Sendable {
     public var webcredentialdEndpoint: URL { webcredentiald.appending(path: "endpoint.json") }
     public var cloudd: URL { root.appending(path: "cloudd") }
     public var clouddEndpoint: URL { cloudd.appending(path: "endpoint.json") }
+    public var console: URL { root.appending(path: "console") }
+    public var consoleEndpoint: URL { console.appending(path: "endpoint.json") }
+    /// The console's URL with its token, written by the console once it listens.
+    public var consoleURLFile: URL { root.appending(path: "console.url") }
+    /// The URL in ``consoleURLFile``; nil when no console wrote one.
+    public var consoleURL: String? {
+        let url = ((try? String(contentsOf: consoleURLFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return url.isEmpty ? nil : url
+    }
     /// The endpoint file of cloudd replica `number` (1 is the lab's cloudd, then `cloudd-2`, …),
     /// when `kclab up --cloudd-replicas` started several.
     public func clouddReplicaEndpoint(_ number: Int) -> URL {

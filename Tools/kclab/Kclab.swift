@@ -25,7 +25,7 @@ struct Kclab: AsyncParsableCommand {
             SyncCommand.self, FleetCommand.self, AssociationsCommand.self,
             DemoCommand.self,
             WebsitesCommand.self, RestartCommand.self, LogsCommand.self, KeychainCommand.self, ExplainCommand.self, ProfileCommand.self,
-            LintCommand.self, TestCommand.self, DoctorCommand.self,
+            LintCommand.self, TestCommand.self, DoctorCommand.self, ConsoleCommand.self,
         ]
     )
 

@@ -81,6 +81,10 @@ struct UpCommand: AsyncParsableCommand {
             say("cdn       \(cdn)/a/v1/DOMAIN (Apple-like, caches each file 6 hours; kclab aasa check DOMAIN --state \(state) --cdn)")
         }
         say("services  associationd, webcredentiald, cloudd (logs in \(lab.logs.path)); prompts: kclab device prompts --state \(state) --device D")
+        if let console = summary.console {
+            say("console: \(console)")
+            say("    open it in a browser on this machine; print it again with: kclab console --state \(state)")
+        }
         say("stop with: kclab down --state \(state)")
     }
 }
@@ -130,6 +134,8 @@ struct StatusCommand: ParsableCommand {
         var metrics: String?
         /// A device's iCloud Keychain: off, or on and online or not, with changes to upload.
         var iCloudKeychain: String?
+        /// The console's address, without its token (kclab console prints the URL with it).
+        var url: String?
     }
 
     /// What --json prints.
@@ -149,6 +155,9 @@ struct StatusCommand: ParsableCommand {
             }
             if component.running, process.name == "cloudd" {
                 component.metrics = (try? Endpoint.read(from: lab.clouddEndpoint))?.metrics
+            }
+            if component.running, process.name == "console" {
+                component.url = (try? Endpoint.read(from: lab.consoleEndpoint))?.url
             }
             if component.running, process.name.hasPrefix("device "),
                 let status = try? DeviceClient(state: lab, device: String(process.name.dropFirst("device ".count))).status()
@@ -179,6 +188,7 @@ struct StatusCommand: ParsableCommand {
                 if let locked = component.loginKeychainLocked { say("    login keychain: \(locked ? "locked" : "unlocked")") }
                 if let sync = component.iCloudKeychain { say("    iCloud Keychain: \(sync)") }
                 if let metrics = component.metrics { say("    metrics: \(metrics)") }
+                if let url = component.url { say("    url: \(url) (with its token: kclab console --state \(state))") }
             }
         }
         if components.contains(where: { !$0.running }) { throw ExitCode(1) }

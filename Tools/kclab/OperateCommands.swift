@@ -10,7 +10,7 @@ struct RestartCommand: AsyncParsableCommand {
         discussion: """
             COMPONENT: keychaind, associationd, webcredentiald, cloudd (cloudd-2 … with --cloudd-replicas), postgres \
             (postgres-2 …: the lab's own PostgreSQL servers, restarted on their ports from their folders), cdn, website, \
-            nginx, or a device's ID.
+            nginx, console (on its port, with a new token: kclab console prints the new URL), or a device's ID.
             """
     )
 
@@ -36,7 +36,7 @@ struct LogsCommand: AsyncParsableCommand {
         commandName: "logs",
         abstract: "Print the last lines of a lab's logs (every process's, or one), and with --follow, what they write next.",
         discussion: """
-            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, cloudd (cloudd-2 …), postgres \
+            COMPONENT: keychaind, associationd, webcredentiald, cdn, website, nginx, console, cloudd (cloudd-2 …), postgres \
             (postgres-2 …: the lab's own PostgreSQL servers, with --cloudd-replicas or --cloudd-shards), a device's ID, audit: keychaind's \
             audit log, one JSON line per decision (time, device, app, operation, status, rule), or cloudd-audit: cloudd's \
             (time, device, account, view, operation, status, outcome). Logs never hold a secret.

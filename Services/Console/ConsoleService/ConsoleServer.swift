@@ -1,0 +1,100 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+import NIOCore
+import ServiceSupport
+import WorldFile
+import WorldGraph
+
+/// The console: the lab's pages for a browser on this machine (docs/console.md), on plain HTTP
+/// on loopback only, behind ``ConsoleAccess``.
+public enum ConsoleServer {
+    /// Where the console reads its world, keeps its files and listens.
+    ///
+    /// Keys (flags, then the environment, then the defaults; only `main` reads them):
+    /// `--world` / `CONSOLE_WORLD`, `--state` / `CONSOLE_STATE`, `--port` / `CONSOLE_PORT`,
+    /// `--url-file` / `CONSOLE_URL_FILE`.
+    public struct Configuration: Sendable {
+        /// The only address the console binds: it is for whoever started the lab, on this machine.
+        public static let host = "127.0.0.1"
+        /// The port without `--port`: 7720.
+        public static let defaultPort = 7720
+
+        /// The world file the lab was built from (never a daemon's store).
+        public var world: URL
+        /// The console's folder: `endpoint.json`.
+        public var state: URL
+        /// The port; 0 picks a free one (written to the endpoint file and the URL).
+        public var port: Int
+        /// Where the URL with its token is written, readable by its owner only.
+        public var urlFile: URL
+
+        /// A configuration; the URL file is `STATE/console.url` unless given.
+        public init(world: URL, state: URL, port: Int = Self.defaultPort, urlFile: URL? = nil) {
+            self.world = world
+            self.state = state
+            self.port = port
+            self.urlFile = urlFile ?? state.appending(path: "console.url")
+        }
+
+        /// `STATE/endpoint.json`, as every daemon's.
+        public var endpointFile: URL { state.appending(path: "endpoint.json") }
+    }
+
+    /// Reads the world, draws a fresh token and serves the pages until SIGTERM or SIGINT.
+    public static func run(_ configuration: Configuration, logger: Logger) async throws {
+        let pages = ConsolePages(WorldGraph(try World.load(contentsOf: configuration.world)))
+        var generator = SystemRandomNumberGenerator()
+        let access = ConsoleAccess.generate(using: &generator)
+        // A URL file left by an earlier run names a token that no longer opens anything.
+        try? FileManager.default.removeItem(at: configuration.urlFile)
+        try FileManager.default.createDirectory(at: configuration.urlFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await DaemonLifecycle.run([application(configuration, pages: pages, access: access, logger: logger)], logger: logger)
+    }
+
+    /// The application: once it listens, it writes the URL file, then its endpoint file (so that
+    /// whoever waits for the endpoint finds the URL).
+    public static func application(
+        _ configuration: Configuration,
+        pages: ConsolePages,
+        access: ConsoleAccess,
+        logger: Logger
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(pages: pages, access: access),
+            configuration: .init(address: .hostname(Configuration.host, port: configuration.port), serverName: "console"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                do {
+                    try ConsoleURLFile.write(access.url(host: Configuration.host, port: port), to: configuration.urlFile)
+                } catch {
+                    // Without it nobody can open the console: say so, and announce nothing.
+                    logger.error("cannot write the console's URL file", metadata: ["file": "\(configuration.urlFile.path)", "error": "\(error)"])
+                    return
+                }
+                Endpoint.announce(
+                    service: "console",
+                    host: Configuration.host,
+                    port: port,
+                    to: configuration.endpointFile,
+                    logger: logger,
+                    scheme: "http"
+                )
+            },
+            logger: logger
+        )
+    }
+
+    /// The routes, every one behind the headers and the access check (added first: a route takes
+    /// the middleware added before it).
+    public static func router(pages: ConsolePages, access: ConsoleAccess) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ConsoleHeadersMiddleware())
+        router.add(middleware: ConsoleAccessMiddleware(access: access))
+        router.get("/") { _, _ in HTML(pages.worldHTML) }
+        router.get("/overlap") { _, _ in HTML(pages.overlapHTML) }
+        router.get("/overlap.svg") { _, _ in ConsoleResponses.ok(pages.overlapSVG, type: "image/svg+xml") }
+        router.get("/console.css") { _, _ in ConsoleResponses.ok(ConsolePages.stylesheet, type: "text/css; charset=utf-8") }
+        return router
+    }
+}
