@@ -43,4 +43,12 @@ import WorldTestSupport
             #expect(result.status == 0 && result.stdout.contains("overlap"), "\(result.stdout)")
         }
     }
+
+    /// The README shows docs/overlap-demo.svg: it is what the command draws now (make overlap).
+    @Test func theREADMEsPictureIsTheDemoWorldsToday() throws {
+        let drawn = try run(kclab, ["world", "graph", Self.demo, "--svg", "-"])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let committed = try String(contentsOf: KclabCommandTests.repository.appending(path: "docs/overlap-demo.svg"), encoding: .utf8)
+        #expect(drawn.stdout == committed, "docs/overlap-demo.svg differs from what kclab world graph draws now: run make overlap")
+    }
 }
