@@ -305,10 +305,18 @@ let package = Package(
             path: "Services/Keychain/KeychainTypes",
             swiftSettings: strictSettings
         ),
+        /// The one decision record every daemon writes and every reader (kclab test, kclab
+        /// explain, the console's feed) reads: who asked, the status, the rule, why, the fix.
+        .target(
+            name: "Decisions",
+            dependencies: ["KeychainTypes"],
+            path: "Services/Support/Decisions",
+            swiftSettings: strictSettings
+        ),
         /// The SecItem semantics: query grammar, access-group rules, statuses and result shapes.
         .target(
             name: "KeychainItems",
-            dependencies: ["LabErrors", "AppIdentity", "KeychainTypes", product("Crypto")],
+            dependencies: ["LabErrors", "AppIdentity", "KeychainTypes", "Decisions", product("Crypto")],
             path: "Services/Keychain/KeychainItems",
             swiftSettings: strictSettings
         ),
@@ -431,7 +439,7 @@ let package = Package(
         /// keychaind's API types, shared by keychaind and devices; openapi.yaml is the contract.
         .target(
             name: "KeychainAPI",
-            dependencies: ["AppIdentity", "KeychainItems", "KeychainTypes", "LabErrors"],
+            dependencies: ["AppIdentity", "Decisions", "KeychainItems", "KeychainTypes", "LabErrors"],
             path: "Services/Keychain/KeychainAPI",
             exclude: ["openapi.yaml"],
             swiftSettings: strictSettings
@@ -472,6 +480,7 @@ let package = Package(
             dependencies: [
                 "WorldLayout",
                 "AppIdentity",
+                "Decisions",
                 "KeychainAPI",
                 "CMSSupport",
                 "KeychainItems",
@@ -888,6 +897,7 @@ let package = Package(
             name: "kclab",
             dependencies: [
                 "AppIdentifiers",
+                "Decisions",
                 "Fleet",
                 "LabErrors",
                 "WorldLayout",
@@ -1105,6 +1115,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AppIdentifiers",
+                "Decisions",
+                "KeychainItems",
                 "WorldLayout",
                 "app-sandbox",
                 "DeviceProtocol",
@@ -1214,7 +1226,7 @@ let package = Package(
             dependencies: [
                 "WorldLayout",
                 "kclab", "keychaind", "device", "app-sandbox", "cdn", "associationd", "webcredentiald", "website", "demo-app", "console",
-                "LabControl",
+                "LabControl", "Decisions", "KeychainAPI",
                 "WorldTestSupport",
                 "ServiceSupport", "WebsiteFixture", "WorldBuilder", "WorldFile", "Fleet",
                 product("Histogram"), product("Yams"),

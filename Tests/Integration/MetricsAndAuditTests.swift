@@ -1,6 +1,8 @@
+import Decisions
 import DeviceProtocol
 import Foundation
 import KeychainAPI
+import KeychainItems
 import KeychainTypes
 import LabControl
 import ServiceSupport
@@ -47,12 +49,15 @@ import WorldTestSupport
             #expect(entries.count >= 3 && entries.count == auditLines.count, "every line is one JSON object")
             #expect(
                 entries.contains {
-                    $0["operation"] as? String == "SecItemAdd" && $0["status"] as? Int == 0 && $0["app"] as? String == "ABCDE12345.com.example.AppOne"
+                    $0["call"] as? String == "SecItemAdd" && $0["status"] as? Int == 0 && $0["app"] as? String == "com.example.AppOne"
+                        && $0["appID"] as? String == "ABCDE12345.com.example.AppOne" && $0["fix"] == nil
                 }
             )
             #expect(
                 entries.contains {
-                    $0["name"] as? String == "errSecMissingEntitlement" && ($0["rule"] as? String)?.hasPrefix("access-group: ") == true
+                    $0["name"] as? String == "errSecMissingEntitlement" && $0["rule"] as? String == "access-group"
+                        && ($0["reason"] as? String)?.contains("access group") == true
+                        && ($0["fix"] as? String)?.hasPrefix("list the group in the app's keychain-access-groups entitlement") == true
                 }
             )
             #expect(!text.contains(secret) && !text.contains(Data(secret.utf8).base64EncodedString()), "the audit log holds no value")
@@ -85,9 +90,9 @@ import WorldTestSupport
                 tls: try TLSIdentities.administratorClient(world: lab.state.builtWorld)
             )
             let udid = try DeviceClient(state: lab.state, device: W.phone).status().udid
-            func get(_ query: String) async throws -> KeychainAPI.AuditEntries {
+            func get(_ query: String, device: String? = udid) async throws -> KeychainAPI.AuditEntries {
                 try await admin.get(
-                    "/v1/admin/audit?device=\(udid)&\(query)",
+                    "/v1/admin/audit?\(device.map { "device=\($0)&" } ?? "")\(query)",
                     as: KeychainAPI.AuditEntries.self,
                     decoder: KeychainAPI.AdminItems.decoder()
                 )
@@ -108,7 +113,7 @@ import WorldTestSupport
                     )
                 }
 
-                var read: [KeychainAPI.AuditEntry] = []
+                var read: [KeychainDecision] = []
                 var after = start.latest
                 var pages = 0
                 while true {
@@ -127,6 +132,24 @@ import WorldTestSupport
                 let numbers = read.compactMap(\.sequence)
                 #expect(numbers.count == 5 && numbers == numbers.sorted() && numbers.allSatisfy { $0 > start.latest }, "\(numbers)")
                 #expect(try await get("after=\(after)").entries.isEmpty, "nothing after the latest")
+
+                // Every device's decisions without device=; with wait=, an empty answer waits for the next one.
+                let everyDevice = try await get("after=\(start.latest)", device: nil)
+                #expect(everyDevice.entries.contains { $0.device != udid && $0.appID == "ABCDE12345.com.example.MacApp" }, "the Mac's call too")
+                let latest = everyDevice.latest
+                async let waited = get("after=\(latest)&wait=10", device: nil)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try lab.status(.copyMatching, on: W.phone, as: app, ["class": .string("genp"), "acct": .string("w")]) == -25300)
+                let news = try await waited
+                #expect(news.entries.map(\.call) == ["SecItemCopyMatching"] && news.entries.first?.rule == .noMatch, "\(news.entries)")
+                for bad in ["after=1&wait=26", "wait=5"] {
+                    do {
+                        _ = try await get(bad, device: nil)
+                        Issue.record("\(bad) was taken")
+                    } catch let failure as ServiceClient.Failure {
+                        #expect(failure.status == 400 && failure.body.contains("wait must be 1 to 25 seconds"), "\(failure)")
+                    }
+                }
 
                 for bad in ["after=-1", "after=soon"] {
                     do {

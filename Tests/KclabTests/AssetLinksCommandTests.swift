@@ -221,4 +221,32 @@ import WorldTestSupport
             }
         }
     }
+
+    /// `kclab site check --verdict`: whose reading of the Android file decides the exit status,
+    /// the app-links comparison included, as for `kclab assetlinks check`; both stay in the report.
+    @Test(arguments: [
+        ("number", "both", Int32(1)), ("number", "google", 0), ("number", "android", 1),
+        ("bad-among-good", "both", 1), ("bad-among-good", "android", 0), ("bad-among-good", "google", 1),
+    ])
+    func siteCheckFollowsTheVerdictAskedFor(_ list: String, _ verdict: String, _ status: Int32) async throws {
+        try await withTemporaryDirectory { folder in
+            let aasa = folder.appending(path: "aasa.json")
+            let file =
+                #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}, "applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "*"}]}]}}"#
+            try Data(file.utf8).write(to: aasa)
+            let links = folder.appending(path: "assetlinks.json")
+            try Data(try #require(Self.files[list]).utf8).write(to: links)
+            let result = try run(
+                kclab,
+                [
+                    "site", "check", "example.com", "--aasa-file", aasa.path, "--assetlinks-file", links.path,
+                    "--app", "ABCDE12345.com.example.app", "--package", "com.example.app:\(Self.fingerprint)", "--verdict", verdict, "--json",
+                ]
+            )
+            #expect(result.status == status, "\(result.stdout)\(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+            let android = try #require(report["android"] as? [String: Any])
+            #expect(android["verdict"] as? String == verdict && android["googlePassed"] != nil && android["androidPassed"] != nil, "\(android)")
+        }
+    }
 }

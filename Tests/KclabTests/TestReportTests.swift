@@ -1,8 +1,11 @@
+import AppIdentifiers
+import AppIdentity
+import Decisions
 import Foundation
 import KeychainAPI
+import KeychainItems
+import KeychainTypes
 import Testing
-
-@testable import kclab
 
 /// What `kclab test` says of a run: every call of it read from keychaind's audit a page at a time
 /// from the run's start, however many, each status explained with the reason keychaind recorded,
@@ -14,10 +17,10 @@ import Testing
     /// keychaind's audit as its route answers `after=N&limit=M`: entries numbered from 1 in the
     /// order given, of which the first `forgotten` are gone from its memory.
     struct Keychaind {
-        var entries: [KeychainAPI.AuditEntry]
+        var entries: [KeychainDecision]
         var forgotten: Int64 = 0
 
-        init(_ entries: [KeychainAPI.AuditEntry], forgotten: Int64 = 0) {
+        init(_ entries: [KeychainDecision], forgotten: Int64 = 0) {
             self.entries = entries.enumerated().map { number, entry in
                 var entry = entry
                 entry.sequence = Int64(number + 1)
@@ -27,7 +30,7 @@ import Testing
         }
 
         func page(after: Int64, limit: Int = TestReport.pageSize) -> KeychainAPI.AuditEntries {
-            var found: [KeychainAPI.AuditEntry] = []
+            var found: [KeychainDecision] = []
             var index = Int(max(after, forgotten))
             while index < entries.count, found.count < limit {
                 if entries[index].device == TestReportTests.udid { found.append(entries[index]) }
@@ -38,41 +41,33 @@ import Testing
         }
     }
 
+    /// A call keychaind answered with `status`, decided by `rule` for `reason`, as it records it.
     static func call(
-        _ operation: String = "SecItemCopyMatching",
-        _ status: Int32? = 0,
-        _ name: String = "errSecSuccess",
-        _ rule: String? = nil,
+        _ function: String = "SecItemCopyMatching",
+        _ status: SecStatus = .success,
+        _ rule: SecItemError.Rule? = nil,
+        _ reason: String = "",
         app: String = TestReportTests.app,
         device: String = TestReportTests.udid
-    ) -> KeychainAPI.AuditEntry {
-        KeychainAPI.AuditEntry(time: Date(), device: device, app: app, operation: operation, status: status, name: name, rule: rule)
+    ) -> KeychainDecision {
+        let result: SecItemResult = rule.map { .failure(SecItemError(status, $0, reason)) } ?? .success()
+        return .call(device: device, caller: .app(try! AppID(app)), platform: .ios, function: function, result: result)
     }
 
     static let foreignGroup = call(
         "SecItemAdd",
-        -34018,
-        "errSecMissingEntitlement",
-        "access-group: SecItemAdd: \(app) may not write to access group 'OTHERTEAM1.foreign'"
+        .missingEntitlement,
+        .accessGroup,
+        "SecItemAdd: \(app) may not write to access group 'OTHERTEAM1.foreign'"
     )
-    static let itemList = call("SecItemCopyMatching", -50, "errSecParam", "query-form: SecItemCopyMatching: kSecUseItemList is not supported")
-    static let noPasscode = call(
-        "SecItemAdd",
-        -25293,
-        "errSecAuthFailed",
-        "passcode-required: SecItemAdd: akpu items need a passcode, and the device has none"
-    )
-    static let locked = call("SecItemCopyMatching", -25308, "errSecInteractionNotAllowed", "device-locked: SecItemCopyMatching: the device is locked")
-    static let notFound = call(
-        "SecItemCopyMatching",
-        -25300,
-        "errSecItemNotFound",
-        "no-match: SecItemCopyMatching: no genp item matches in the caller's groups"
-    )
+    static let itemList = call("SecItemCopyMatching", .param, .queryForm, "SecItemCopyMatching: kSecUseItemList is not supported")
+    static let noPasscode = call("SecItemAdd", .authFailed, .passcodeRequired, "SecItemAdd: akpu items need a passcode, and the device has none")
+    static let locked = call("SecItemCopyMatching", .interactionNotAllowed, .deviceLocked, "SecItemCopyMatching: the device is locked")
+    static let notFound = call("SecItemCopyMatching", .itemNotFound, .noMatch, "SecItemCopyMatching: no genp item matches in the caller's groups")
 
     /// What kclab test reads of `keychaind` from `start` on, and how many pages it asked for.
-    static func read(_ keychaind: Keychaind, start: Int64 = 0) async throws -> (audit: RunAudit, pages: Int) {
-        var audit = RunAudit(app: app, start: start)
+    static func read(_ keychaind: Keychaind, start: Int64 = 0) async throws -> (audit: RunAudit<SecItemError.Rule>, pages: Int) {
+        var audit = RunAudit<SecItemError.Rule>(app: app, start: start)
         var pages = 0
         try await audit.readToEnd { after in
             pages += 1
@@ -99,7 +94,7 @@ import Testing
         #expect(audit.calls == 11_000 && audit.isComplete)
         #expect(pages >= 12, "a page at a time: \(pages)")
 
-        let lines = TestReport.lines(audit, device: "iphone", platform: "ios", status: 1)
+        let lines = TestReport.lines(audit, device: "iphone", status: 1)
         #expect(lines.first == "kclab test: iphone: 10 of 11000 keychain calls refused (exit status 1):", "\(lines)")
         #expect(lines.contains("  SecItemAdd → errSecMissingEntitlement (-34018), 5 times"), "\(lines)")
         #expect(lines.contains("    why: access-group: SecItemAdd: \(Self.app) may not write to access group 'OTHERTEAM1.foreign'"))
@@ -118,7 +113,7 @@ import Testing
         let during = Array(repeating: Self.call(), count: 50) + [Self.call(app: "TESTHOST01.com.example.Other"), Self.call(device: "UDID-MAC")]
         let (audit, _) = try await Self.read(Keychaind(before + during), start: 100)
         #expect(
-            TestReport.lines(audit, device: "iphone", platform: "ios", status: 0) == [
+            TestReport.lines(audit, device: "iphone", status: 0) == [
                 "kclab test: iphone: 50 keychain calls, none refused (exit status 0)"
             ]
         )
@@ -128,7 +123,7 @@ import Testing
         let keychaind = Keychaind(Array(repeating: Self.call(), count: 8_000), forgotten: 3_000)
         let (audit, _) = try await Self.read(keychaind)
         #expect(audit.calls == 5_000 && audit.dropped == 3_000 && !audit.isComplete)
-        let lines = TestReport.lines(audit, device: "iphone", platform: "ios", status: 0)
+        let lines = TestReport.lines(audit, device: "iphone", status: 0)
         #expect(
             lines.first
                 == "kclab test: iphone: 5000 keychain calls read, none of them refused, but not every call of the run was read (exit status 0):",
@@ -140,22 +135,31 @@ import Testing
         var calls = Array(repeating: Self.call(), count: 8_000) + [Self.notFound]
         calls[0] = Self.foreignGroup
         let (some, _) = try await Self.read(Keychaind(calls, forgotten: 3_000))
-        let counted = TestReport.lines(some, device: "iphone", platform: "ios", status: 0)
+        let counted = TestReport.lines(some, device: "iphone", status: 0)
         #expect(counted.first?.hasPrefix("kclab test: iphone: 1 of the 5001 keychain calls read refused, but not every call") == true, "\(counted)")
     }
 
     @Test func aKeychaindThatStartedAgainIsSaid() async throws {
         let (audit, _) = try await Self.read(Keychaind(Array(repeating: Self.call(), count: 20) + [Self.locked]), start: 5_000)
         #expect(audit.restarted && audit.calls == 21)
-        let lines = TestReport.lines(audit, device: "mac", platform: "macos", status: 0)
+        let lines = TestReport.lines(audit, device: "mac", status: 0)
         #expect(lines.contains("  unread: keychaind restarted during the run; what it decided before that was not read"), "\(lines)")
         #expect(lines.contains("  SecItemCopyMatching → errSecInteractionNotAllowed (-25308)"))
     }
 
     @Test func aRefusalBeforeTheKeychainIsExplainedWithoutAFix() async throws {
-        let unknown = Self.call("SecItemAdd", nil, "unknownApp", "register the app first: no app TESTHOST01.com.example.TestHost on this device")
+        let unknown = KeychainDecision(
+            time: Date(),
+            device: Self.udid,
+            app: "com.example.TestHost",
+            appID: Self.app,
+            call: "SecItemAdd",
+            status: nil,
+            name: "unknownApp",
+            reason: "register the app first: no app TESTHOST01.com.example.TestHost on this device"
+        )
         let (audit, _) = try await Self.read(Keychaind([unknown]))
-        let lines = TestReport.lines(audit, device: "iphone", platform: "ios", status: 0)
+        let lines = TestReport.lines(audit, device: "iphone", status: 0)
         #expect(lines.first == "kclab test: iphone: 1 of 1 keychain calls refused (exit status 0):")
         #expect(lines.contains("  SecItemAdd → unknownApp (refused before the keychain)"), "\(lines)")
         #expect(lines.contains("    why: register the app first: no app TESTHOST01.com.example.TestHost on this device"))
@@ -163,16 +167,17 @@ import Testing
     }
 
     @Test func kindsPastTheListedOnesAreCounted() async throws {
-        let calls = (0..<(RunAudit.listedKinds + 50)).map { Self.call("SecItemAdd", -50, "errSecParam", "query-form: SecItemAdd: key \($0)") }
+        let calls = (0..<(RunAudit<SecItemError.Rule>.listedKinds + 50)).map { Self.call("SecItemAdd", .param, .queryForm, "SecItemAdd: key \($0)") }
         let (audit, _) = try await Self.read(Keychaind(calls))
-        #expect(audit.refused == RunAudit.listedKinds + 50 && audit.refusals.count == RunAudit.listedKinds && audit.unlisted == 50)
+        let listed = RunAudit<SecItemError.Rule>.listedKinds
+        #expect(audit.refused == listed + 50 && audit.refusals.count == listed && audit.unlisted == 50)
         #expect(
-            TestReport.lines(audit, device: "iphone", platform: "ios", status: 0).contains { $0.hasPrefix("  and 50 more refused, of other kinds") }
+            TestReport.lines(audit, device: "iphone", status: 0).contains { $0.hasPrefix("  and 50 more refused, of other kinds") }
         )
     }
 
     @Test func anAnswerThatDoesNotMoveOnEndsTheRead() {
-        var audit = RunAudit(app: Self.app, start: 10)
+        var audit = RunAudit<SecItemError.Rule>(app: Self.app, start: 10)
         let stuck = audit.take(KeychainAPI.AuditEntries(entries: [], next: 10, latest: 20, dropped: 0))
         #expect(!stuck)
         let moved = audit.take(KeychainAPI.AuditEntries(entries: [Self.call()], next: 11, latest: 20, dropped: 0))

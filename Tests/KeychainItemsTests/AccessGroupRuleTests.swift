@@ -75,6 +75,26 @@ import Testing
         #expect((await engine.copyMatching(["class": .string("nonsense")], client: F.one)).rule == .attribute)
     }
 
+    /// A -25300 whose item is in a group the caller does not hold says so in its reason (the app
+    /// sees only the status, as on a device), and one whose item is in a group the query did not
+    /// name says that; a query nothing matches anywhere keeps the plain reason.
+    @Test func aMissWhoseItemIsElsewhereNamesTheGroup() async throws {
+        let engine = F.engine()
+        #expect(await engine.add(F.password("private", ["agrp": .string(F.appOne)]), client: F.one).status == .success)
+        let two = await engine.copyMatching(F.query(["acct": .string("private")]), client: F.two)
+        #expect(two.status == .itemNotFound && two.rule == .otherGroup)
+        #expect(two.reason?.contains("access group '\(F.appOne)', which the app does not hold") == true, "\(two.reason ?? "")")
+        let update = await engine.update(F.query(["acct": .string("private")]), attributesToUpdate: ["labl": .string("x")], client: F.two)
+        #expect(update.status == .itemNotFound && update.rule == .otherGroup)
+        let delete = await engine.delete(F.query(["acct": .string("private")]), client: F.two)
+        #expect(delete.status == .itemNotFound && delete.rule == .otherGroup)
+        let named = await engine.copyMatching(F.query(["acct": .string("private"), "agrp": .string(F.shared)]), client: F.one)
+        #expect(named.status == .itemNotFound && named.rule == .noMatch)
+        #expect(named.reason?.contains("'\(F.appOne)', which the query did not name") == true, "\(named.reason ?? "")")
+        let nowhere = await engine.copyMatching(F.query(["acct": .string("nobody")]), client: F.two)
+        #expect(nowhere.rule == .noMatch && nowhere.reason?.contains("a matching item") == false)
+    }
+
     /// A group written without its team prefix is refused, and the refusal names the group the
     /// app holds under that name: the usual mistake, and its fix.
     @Test func aGroupWithoutItsPrefixIsRefusedWithTheOneMeant() async throws {

@@ -2,9 +2,11 @@ import AppIdentity
 import ArgumentParser
 import AssociationAPI
 import CMSSupport
+import Decisions
 import DeviceProtocol
 import Foundation
 import KeychainAPI
+import KeychainItems
 import KeychainTypes
 import LabControl
 import NIOHTTP1
@@ -142,8 +144,9 @@ struct ExplainCommand: AsyncParsableCommand {
                 lines.append("")
                 lines.append("Its latest calls on this device (keychaind's audit log, kclab logs audit):")
                 for entry in recent {
-                    let status = entry.status.map { "\(entry.name) (\($0))" } ?? "refused: \(entry.name)"
-                    lines.append("  \(entry.time.formatted(.iso8601)) \(entry.operation) → \(status)\(entry.rule.map { ": \($0)" } ?? "")")
+                    let status = entry.status.map { "\(entry.name) (\($0.code))" } ?? "refused: \(entry.name)"
+                    let why = [entry.rule?.rawValue, entry.reason].compactMap { $0 }.joined(separator: ": ")
+                    lines.append("  \(entry.time.formatted(.iso8601)) \(entry.call) → \(status)\(why.isEmpty ? "" : ": \(why)")")
                 }
             }
             return lines.joined(separator: "\n")

@@ -29,8 +29,9 @@ extension SiteCommand {
                 ones the Android app declares (app-link-paths); the host answers both files itself, \
                 200 and no redirect (same-host). The site is a domain or its https URL \
                 (https://example.com, as kclab aasa check takes it). Exit status 0 when both apps share \
-                and every rule holds (Google's API and Android's verifier both reading the Android \
-                file), 1 when one fails, 2 for a usage error. With --aasa-file and --assetlinks-file, \
+                and every rule holds (by default Google's API and Android's verifier both reading the \
+                Android file; --verdict android or google lets one decide, the app-links comparison \
+                included, and both verdicts stay in the report), 1 when one fails, 2 for a usage error. With --aasa-file and --assetlinks-file, \
                 local copies are judged as if the site served them. docs/assetlinks.md, "Both platforms".
                 """
         )
@@ -58,6 +59,9 @@ extension SiteCommand {
 
         @Option(help: "Judge this local assetlinks.json, without fetching (with --aasa-file).")
         var assetlinksFile: String?
+
+        @Option(help: "Whose reading of the Android file decides: android (its verifier), google (its API and hosting rules) or both.")
+        var verdict: AssetLinksReport.Verdict = .both
 
         @Flag(help: "Print one JSON object.")
         var json = false
@@ -99,7 +103,8 @@ extension SiteCommand {
                         app: try androidApp(),
                         aasa: aasa,
                         assetLinks: links,
-                        trust: roots.cms
+                        trust: roots.cms,
+                        verdict: verdict
                     )
                 } catch let problem as AssetLinksProblem {
                     throw ValidationError(problem.message)
@@ -114,7 +119,8 @@ extension SiteCommand {
                     app: android,
                     trustRoots: roots.tls,
                     trust: roots.cms,
-                    resolve: resolutions
+                    resolve: resolutions,
+                    verdict: verdict
                 )
             } catch {
                 throw ValidationError(error.message)

@@ -1,6 +1,11 @@
+import Decisions
 import Foundation
 import KeychainAPI
+import KeychainItems
 import ServiceSupport
+
+/// What `kclab test` reads of keychaind's decisions for one run.
+typealias KeychainRunAudit = RunAudit<SecItemError.Rule>
 
 extension TestCommand {
     /// keychaind's audit of one device, read through its operator route.
@@ -39,9 +44,9 @@ extension TestCommand {
         _ source: AuditSource,
         app: String,
         during command: @escaping @Sendable () throws -> Int32
-    ) async throws -> (status: Int32, audit: RunAudit) {
-        let unread = RunAudit(app: app, start: try await source.latest())
-        return try await withThrowingTaskGroup(of: RunAudit.self) { group in
+    ) async throws -> (status: Int32, audit: KeychainRunAudit) {
+        let unread = KeychainRunAudit(app: app, start: try await source.latest())
+        return try await withThrowingTaskGroup(of: KeychainRunAudit.self) { group in
             group.addTask {
                 var audit = unread
                 // Until cancelled, when the sleep throws. A failed read is tried again; the

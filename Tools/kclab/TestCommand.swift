@@ -1,5 +1,6 @@
 import AppIdentity
 import ArgumentParser
+import Decisions
 import DeviceProtocol
 import Foundation
 import LabControl
@@ -166,7 +167,7 @@ struct TestCommand: AsyncParsableCommand {
                 }
             }
             if status != 0, failed == 0 { failed = status }
-            for line in TestReport.lines(audit, device: device.id, platform: device.platform, status: status) { warn(line) }
+            for line in TestReport.lines(audit, device: device.id, status: status) { warn(line) }
         }
         return failed
     }

@@ -129,6 +129,29 @@ extension AssetLinksReport {
         links.contains { $0.relation == relation && $0.linked }
     }
 
+    /// Whether links to the site open the app, by the verdict asked for: Android's verifier
+    /// (`android`), Google's answer for handle_all_urls (`google`), or both.
+    public var opensAppLinks: Bool {
+        let android = androidVerdict == .success
+        let google = links(.handleAllURLs)
+        switch verdict {
+        case .android: return android
+        case .google: return google
+        case .both: return android && google
+        }
+    }
+
+    /// Who said whether links open the app, for a report's line.
+    public var appLinksWitness: String {
+        let android = "Android's verifier gives \(androidVerdict?.rawValue ?? "no verdict")"
+        let google = "Google's API answers linked: \(links(.handleAllURLs)) for handle_all_urls"
+        switch verdict {
+        case .android: return android
+        case .google: return google
+        case .both: return "\(android) and \(google)"
+        }
+    }
+
     /// What Google's API (and its Statement List tester) says: FETCH_ERROR, then the precise
     /// codes when there are others.
     public var googleSummary: String {

@@ -25,10 +25,11 @@ public enum AssetLinksFetch {
         _ source: WebAsset,
         app: AndroidAppAsset?,
         relations: [AssetRelation],
+        verdict: AssetLinksReport.Verdict = .both,
         fetcher: SiteFetcher
     ) async -> AssetLinksReport {
         let (served, resolved) = await statements(source, fetcher: fetcher)
-        return AssetLinksReport(source: source, served: served, resolved: resolved, app: app, relations: relations)
+        return AssetLinksReport(source: source, served: served, resolved: resolved, app: app, relations: relations, verdict: verdict)
     }
 
     /// How `source`'s list was served, and its statements with the includes followed.

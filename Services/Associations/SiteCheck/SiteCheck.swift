@@ -10,7 +10,9 @@ public import SiteAssociationFetch
 /// and Android do (1 MiB, 5 s, includes followed).
 public enum SiteCheck {
     /// Checks `authority` (a host, with a port when not 443) for the iOS app `appID` and the
-    /// Android app `app`; `trustRoots` (nil: the system's) for TLS, `trust` for signed files.
+    /// Android app `app`; `trustRoots` (nil: the system's) for TLS, `trust` for signed files;
+    /// `verdict` says whose reading of the Android file decides (Android's verifier, Google's API
+    /// or both), and both stay in the report.
     public static func run(
         authority: String,
         appID: String,
@@ -18,6 +20,7 @@ public enum SiteCheck {
         trustRoots: [NIOSSLCertificate]?,
         trust: TrustStore,
         resolve: Resolutions.Map,
+        verdict: AssetLinksReport.Verdict = .both,
         now: Date = Date()
     ) async throws(AssetLinksProblem) -> SiteCheckReport {
         let source = try WebAsset(secureHost: authority)
@@ -26,7 +29,7 @@ public enum SiteCheck {
         await appleFetcher.shutdown()
         let apple = SiteEvaluator(host: source.host, trust: trust, now: now).evaluate(attempts, service: .webcredentials, appID: appID)
         let fetcher = AssetLinksFetch.fetcher(trustRoots: trustRoots, resolve: resolve)
-        let android = await AssetLinksFetch.report(source, app: app, relations: [.handleAllURLs, .getLoginCreds], fetcher: fetcher)
+        let android = await AssetLinksFetch.report(source, app: app, relations: [.handleAllURLs, .getLoginCreds], verdict: verdict, fetcher: fetcher)
         await fetcher.shutdown()
         return SiteCheckReport(host: authority.lowercased(), appID: appID, app: app, apple: apple, android: android)
     }
@@ -43,6 +46,7 @@ extension SiteCheck {
         aasa: Data,
         assetLinks: Data,
         trust: TrustStore,
+        verdict: AssetLinksReport.Verdict = .both,
         now: Date = Date()
     ) async throws(AssetLinksProblem) -> SiteCheckReport {
         let source = try WebAsset(secureHost: authority)
@@ -60,7 +64,8 @@ extension SiteCheck {
             served: StatementListFetch.localFile(url: source.statementListURL),
             resolved: resolved,
             app: app,
-            relations: [.handleAllURLs, .getLoginCreds]
+            relations: [.handleAllURLs, .getLoginCreds],
+            verdict: verdict
         )
         return SiteCheckReport(host: authority.lowercased(), appID: appID, app: app, apple: apple, android: android)
     }

@@ -87,8 +87,8 @@ extension SiteCheckReport {
 
     static func appLinks(host: String, appID: String, app: AndroidAppAsset, apple: SiteReport, android: AssetLinksReport) -> CrossCheck {
         let ios = lists(apple, .applinks, appID)
-        let verified = android.androidVerdict == .success
-        let androidWhy = "Android's verifier gives \(android.androidVerdict?.rawValue ?? "no verdict") for \(app.packageName)'s App Links"
+        let verified = android.opensAppLinks
+        let androidWhy = "\(android.appLinksWitness) for \(app.packageName)'s App Links"
         switch (ios, verified) {
         case (true, true):
             return CrossCheck(.appLinks, .pass, "applinks names \(appID) and \(androidWhy): links to \(host) open both apps")
@@ -112,7 +112,7 @@ extension SiteCheckReport {
     /// iOS opens only the paths the file gives; Android opens those the app's intent filters
     /// declare, which no file on the site says.
     static func appLinkPaths(host: String, appID: String, apple: SiteReport, android: AssetLinksReport) -> CrossCheck {
-        guard lists(apple, .applinks, appID), android.androidVerdict == .success, let details = apple.file?.appLinks?.details else {
+        guard lists(apple, .applinks, appID), android.opensAppLinks, let details = apple.file?.appLinks?.details else {
             return CrossCheck(.appLinkPaths, .notApplicable, "\(host)'s links do not open both apps, so their paths are not compared")
         }
         var patterns: [String] = []

@@ -133,7 +133,7 @@ extension KeychainAPI {
         /// Items of the device's keychains the query matches, by group, whoever may see them.
         public var matchingByGroup: [String: Int]
         /// The app's latest calls on this device, from keychaind's audit log (newest last).
-        public var recentCalls: [AuditEntry]? = nil
+        public var recentCalls: [KeychainDecision]? = nil
         /// For a query that names no `kSecAttrSynchronizable`: how many synchronizable items it
         /// would match with `kSecAttrSynchronizableAny`, which it does not read (nil: none).
         public var synchronizableMatches: Int? = nil

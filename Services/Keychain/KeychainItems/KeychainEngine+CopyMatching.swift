@@ -49,7 +49,7 @@ extension KeychainEngine {
                 ? try await store.read { try IdentityJoin.pairs(matching: filter, in: $0).map(\.identity) }
                 : try await store.lookup(filter)
             guard !found.isEmpty else {
-                throw SecItemError(.itemNotFound, .noMatch, "SecItemCopyMatching: no \(query.itemClass.rawValue) item matches in the caller's groups")
+                throw await notFound(.copyMatching, filter: filter, held: client.accessGroups, searched: "the caller's groups")
             }
             try checkAvailable(found, client: client, call: .copyMatching)
             if query.returnData {

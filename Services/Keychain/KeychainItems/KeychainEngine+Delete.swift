@@ -52,11 +52,7 @@ extension KeychainEngine {
                 return items.count
             }
             guard deleted > 0 else {
-                throw SecItemError(
-                    .itemNotFound,
-                    .noMatch,
-                    "SecItemDelete: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups"
-                )
+                throw await notFound(.delete, filter: filter, held: client.writableGroups, searched: "the caller's writable groups")
             }
             return .success()
         }

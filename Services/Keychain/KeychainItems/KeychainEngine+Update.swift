@@ -101,11 +101,7 @@ extension KeychainEngine {
                 return items.count
             }
             guard updated > 0 else {
-                throw SecItemError(
-                    .itemNotFound,
-                    .noMatch,
-                    "SecItemUpdate: no \(parsed.itemClass.rawValue) item matches in the caller's writable groups"
-                )
+                throw await notFound(.update, filter: filter, held: client.writableGroups, searched: "the caller's writable groups")
             }
             return .success()
         }

@@ -12,6 +12,9 @@ extension SecItemError.Rule {
         case .queryForm: "change the query: a key, a combination of keys or a value SecItem does not take (the reason names it)"
         case .attribute: "use an attribute the item's class has, with a value of its type"
         case .noMatch: "nothing in the app's groups matches: check the service, account and group the item was added with"
+        case .otherGroup:
+            "the item is in an access group the app does not hold (the reason names it): list that group in the app's entitlements, "
+                + "or add the item in a group the app holds"
         case .duplicate: "update the existing item with SecItemUpdate, or delete it first"
         case .deviceLocked: "unlock the device (kclab device unlock), or add the item with an accessibility that allows a locked device"
         case .passcodeRequired: "set a passcode (kclab device set-passcode), or use an accessibility that needs none"

@@ -16,6 +16,8 @@ public struct SecItemError: Error, Hashable, Sendable, CustomStringConvertible {
         case attribute
         /// Nothing matches in the caller's groups.
         case noMatch = "no-match"
+        /// Nothing matches in the caller's groups, and a matching item is in a group it does not hold.
+        case otherGroup = "other-group"
         /// An item with the same primary key exists.
         case duplicate
         /// The item's protection class is unavailable while the device is locked.

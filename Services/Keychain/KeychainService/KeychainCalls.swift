@@ -56,11 +56,10 @@ struct KeychainCalls: Sendable {
         let result = await perform(call, request, client: client)
         recorder.call(
             device: udid,
-            app: client.caller.description,
+            caller: client.caller,
+            platform: client.device.platform,
             function: call.function,
-            status: result.status,
-            rule: result.rule,
-            reason: result.reason,
+            result: result,
             duration: ContinuousClock.now - started
         )
         // Every refusal is logged with its reason; successful calls only at debug (a lab under
@@ -84,7 +83,14 @@ struct KeychainCalls: Sendable {
         call: SecItemCall,
         _ request: KeychainAPI.CallRequest
     ) -> Result<KeychainAPI.CallResponse, Refusal> {
-        recorder.refused(device: device, app: request.app, operation: call.function, code: refusal.problem.error, message: refusal.problem.message)
+        recorder.refused(
+            device: device,
+            app: request.app,
+            appID: nil,
+            operation: call.function,
+            code: refusal.problem.error,
+            reason: refusal.problem.message
+        )
         return .failure(refusal)
     }
 

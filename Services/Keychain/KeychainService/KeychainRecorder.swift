@@ -1,3 +1,6 @@
+import AppIdentifiers
+import AppIdentity
+import Decisions
 import Foundation
 import KeychainAPI
 import KeychainItems
@@ -17,20 +20,34 @@ struct KeychainRecorder: Sendable {
         self.audit = audit
     }
 
-    /// A call the engine answered, `status` and the rule behind it (`access-group: …`).
-    func call(device: String, app: String, function: String, status: SecStatus, rule: SecItemError.Rule?, reason: String?, duration: Duration) {
-        let decided = rule.map { "\($0): \(reason ?? "")" } ?? reason
-        audit.record(.init(time: Date(), device: device, app: app, operation: function, status: status.code, name: status.name, rule: decided))
+    /// A call the engine answered: its status, the rule behind it, the reason and, for a refusal,
+    /// the fix for an app on `platform`.
+    func call(device: String, caller: Caller, platform: Platform, function: String, result: SecItemResult, duration: Duration) {
+        let status = result.status
+        audit.record(.call(device: device, caller: caller, platform: platform, function: function, result: result))
         let metrics = handles.call(function: function, status: status)
         metrics.calls.increment()
         metrics.duration.record(duration)
-        if let rule, status != .success { handles.refusals(rule).increment() }
+        if let rule = result.rule, status != .success { handles.refusals(rule).increment() }
     }
 
     /// A call, or an app's registration, refused before the keychain: `code` is the problem
-    /// code (`unknownApp`) or the signature rule (`profile-trust`) that decided.
-    func refused(device: String, app: String, operation: String, code: String, message: String) {
-        audit.record(.init(time: Date(), device: device, app: app, operation: operation, status: nil, name: code, rule: message))
+    /// code (`unknownApp`) or the signature rule (`profile-trust`) that decided; `app` the app's
+    /// application identifier when known, else the reference the device gave.
+    func refused(device: String, app: String, appID: AppID?, operation: String, code: String, reason: String, fix: String? = nil) {
+        audit.record(
+            KeychainDecision(
+                time: Date(),
+                device: device,
+                app: appID?.bundleID.rawValue ?? app,
+                appID: appID?.rawValue,
+                call: operation,
+                status: nil,
+                name: code,
+                reason: reason,
+                fix: fix
+            )
+        )
         Counter(label: "keychain_refusals_total", dimensions: [("rule", code)]).increment()
     }
 

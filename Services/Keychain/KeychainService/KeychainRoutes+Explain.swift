@@ -60,7 +60,7 @@ extension KeychainRoutes {
                 let left = withSynced.values.reduce(0, +) - explanation.matchingByGroup.values.reduce(0, +)
                 explanation.synchronizableMatches = left > 0 ? left : nil
             }
-            explanation.recentCalls = calls.recorder.audit.recent(device: body.device, app: client.caller.description, limit: 5)
+            explanation.recentCalls = calls.recorder.audit.recent(device: body.device, appID: client.caller.description, limit: 5)
             if let access = client.fileKeychain, let decisions = await calls.engine.fileKeychainDecisions(body.query, client: client) {
                 explanation.loginKeychain = KeychainAPI.LoginKeychainExplanation(
                     isLocked: access.isLocked,

@@ -82,9 +82,10 @@ struct KeychainRoutes: Sendable {
                     self.calls.recorder.refused(
                         device: device.udid,
                         app: failure.appID?.rawValue ?? "?",
+                        appID: failure.appID,
                         operation: "register",
                         code: refusal.rule.rawValue,
-                        message: refusal.description
+                        reason: refusal.detail
                     )
                 }
                 context.logger.notice(

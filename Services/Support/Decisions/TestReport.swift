@@ -1,16 +1,14 @@
-import AppIdentity
-import KeychainAPI
-import KeychainItems
+import KeychainTypes
 
 /// What `kclab test` prints after a run: every kind of call of it that did not end in
 /// errSecSuccess, grouped, with the reason keychaind's audit recorded and the fix; and, when it
 /// could not read every call of the run, that it could not, rather than "none refused".
-enum TestReport {
+public enum TestReport {
     /// The most audit entries asked for at once (keychaind answers at most 4096).
-    static let pageSize = 1000
+    public static var pageSize: Int { 1000 }
 
     /// The lines for `audit`, the run on `device`, whose command ended with `status`.
-    static func lines(_ audit: RunAudit, device: String, platform: String, status: Int32) -> [String] {
+    public static func lines<Rule>(_ audit: RunAudit<Rule>, device: String, status: Int32) -> [String] {
         let calls = "\(audit.calls) keychain calls"
         let ended = "(exit status \(status))"
         var lines: [String]
@@ -28,24 +26,20 @@ enum TestReport {
             )
         }
         if audit.restarted { lines.append("  unread: keychaind restarted during the run; what it decided before that was not read") }
-        for (refusal, times) in audit.refusals { lines += Self.lines(refusal, times: times, platform: platform) }
+        for (refusal, times) in audit.refusals { lines += Self.lines(refusal, times: times) }
         if audit.unlisted > 0 { lines.append("  and \(audit.unlisted) more refused, of other kinds (kclab logs audit --state DIR lists them)") }
         lines.append("  more: docs/troubleshooting.md; kclab explain item (with --state DIR to keep the lab)")
         return lines
     }
 
     /// One kind of refusal: what was called and what came back, why and what to change.
-    private static func lines(_ refusal: RunAudit.Refusal, times: Int, platform: String) -> [String] {
-        let answer = refusal.status.map { "\(refusal.name) (\($0))" } ?? "\(refusal.name) (refused before the keychain)"
-        var lines = ["  \(refusal.operation) → \(answer)\(times > 1 ? ", \(times) times" : "")"]
-        guard let text = refusal.rule, !text.isEmpty else { return lines }
-        lines.append("    why: \(text)")
-        // keychaind records an engine refusal as `RULE: reason`; a refusal before the keychain
-        // has a problem code as its name and a message alone.
-        let ruleName = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        if refusal.status != nil, let rule = SecItemError.Rule(rawValue: ruleName) {
-            lines.append("    fix: \(rule.fix(reason: text, platform: Platform(rawValue: platform)))")
-        }
+    private static func lines<Rule>(_ refusal: RunAudit<Rule>.Refusal, times: Int) -> [String] {
+        let answer = refusal.status.map { "\(refusal.name) (\($0.code))" } ?? "\(refusal.name) (refused before the keychain)"
+        var lines = ["  \(refusal.call) → \(answer)\(times > 1 ? ", \(times) times" : "")"]
+        let why = [refusal.rule?.rawValue, refusal.reason].compactMap { $0 }.filter { !$0.isEmpty }
+        guard !why.isEmpty else { return lines }
+        lines.append("    why: \(why.joined(separator: ": "))")
+        if let fix = refusal.fix { lines.append("    fix: \(fix)") }
         return lines
     }
 }

@@ -1,0 +1,4 @@
+public import Decisions
+
+/// The engine's rules are the rules of keychaind's decisions (``Decision``).
+extension SecItemError.Rule: DecisionRule {}
