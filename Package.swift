@@ -1116,7 +1116,6 @@ let package = Package(
             dependencies: [
                 "AppIdentifiers",
                 "Decisions",
-                "KeychainItems",
                 "WorldLayout",
                 "app-sandbox",
                 "DeviceProtocol",

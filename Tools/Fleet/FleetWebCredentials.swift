@@ -23,16 +23,20 @@ struct FleetWebCredentials: Sendable {
     let stats: FleetStats
 
     /// Saves and asks until `end`, in turn, a save first: as a user saves a password before
-    /// autofill can offer it, so that a device whose user approves finds what it saved on its
-    /// next request even when a loaded machine leaves it time for only two calls.
+    /// autofill can offer it. The first save and the request after it are made at once, as the
+    /// device is set up, the later calls at the plan's rate: so a device whose user approves
+    /// finds what it saved even when a loaded machine sets it up just before the run's end.
     func run(until end: ContinuousClock.Instant) async {
         guard plan.webCredentialsPerDeviceMinute > 0, !hosts.isEmpty else { return }
         let http = ServiceClient(baseURL: webcredentiald, tls: tls)
         var add = false
+        var made = 0
         while !Task.isCancelled {
-            let next = ContinuousClock.now + FleetPlan.gap(perMinute: plan.webCredentialsPerDeviceMinute)
+            let gap = made < 2 ? .zero : FleetPlan.gap(perMinute: plan.webCredentialsPerDeviceMinute)
+            let next = ContinuousClock.now + gap
             guard next < end else { break }
             try? await Task.sleep(until: next)
+            made += 1
             let host = hosts.randomElement() ?? ""
             add.toggle()
             let function = add ? "SecAddSharedWebCredential" : "SecRequestSharedWebCredential"
