@@ -647,15 +647,18 @@ let package = Package(
         .target(
             name: "ConsoleService",
             dependencies: [
-                "AppIdentity", "ServiceSupport", "WorldFile", "WorldGraph",
+                "AppIdentity", "Decisions", "KeychainTypes", "ServiceSupport", "WorldFile", "WorldGraph",
                 product("HTTPTypes"), product("Hummingbird"), product("Logging"), product("Mustache"), product("NIOCore"),
+                product("NIOSSL"), product("ServiceLifecycle"),
             ],
             path: "Services/Console/ConsoleService",
             resources: [
                 .embedInCode("Templates/layout.html.mustache"),
                 .embedInCode("Templates/world.html.mustache"),
                 .embedInCode("Templates/overlap.html.mustache"),
+                .embedInCode("Templates/decisions.html.mustache"),
                 .embedInCode("Templates/console.css"),
+                .embedInCode("Templates/console.js"),
             ],
             swiftSettings: strictSettings
         ),
@@ -1072,7 +1075,7 @@ let package = Package(
         .testTarget(
             name: "ConsoleServiceTests",
             dependencies: [
-                "AppIdentity", "ConsoleService", "WorldFile", "WorldGraph",
+                "AppIdentity", "ConsoleService", "Decisions", "KeychainTypes", "WorldFile", "WorldGraph",
                 product("HTTPTypes"), product("Hummingbird"), product("HummingbirdTesting"), product("NIOCore"),
             ],
             path: "Tests/ConsoleServiceTests",

@@ -29,10 +29,12 @@ enum Fixtures {
     /// given), requests going straight to the router (HummingbirdTesting's `.router`).
     static func withConsole<T: Sendable>(
         _ world: World? = nil,
+        feed: DecisionFeed = DecisionFeed(),
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
-        let pages = ConsolePages(WorldGraph(try world ?? demo()))
-        let application = Application(router: ConsoleServer.router(pages: pages, access: access))
+        let world = try world ?? demo()
+        let pages = ConsolePages(WorldGraph(world), devices: world.devices.map { (name: $0.id, udid: $0.udid) })
+        let application = Application(router: ConsoleServer.router(pages: pages, access: access, feed: feed))
         return try await application.test(.router, body)
     }
 }

@@ -86,4 +86,48 @@ import WorldTestSupport
             #expect(try run(kclab, ["console", "--state", state]).status == 2, "nothing runs")
         }
     }
+
+    /// The Decisions page and `/events` in a real lab: the console follows keychaind's audit
+    /// route, so an app's refused call and its next one reach the page and the stream, each with
+    /// its device's name, rule and fix; a reader that reconnects with `Last-Event-ID` gets only
+    /// what came after.
+    @Test func decisionsReachThePageAndTheStream() async throws {
+        try await withLab(IntegrationWorlds.family) { (lab: RunningLab) async throws in
+            let url = try #require(lab.state.consoleURL)
+            let base = String(url[..<(try #require(url.range(of: "/?token="))).lowerBound])
+            let jar = lab.state.root.appending(path: "cookies.txt").path
+            _ = try Self.curl(["-c", jar, "-o", "/dev/null", url])
+
+            let foreign = #"{"class":"genp","svce":"console","acct":"a","v_Data":"eA==","agrp":"OTHER98765.foreign"}"#
+            let refused = try lab.runApp("com.example.AppOne", on: "phone", ["add", foreign])
+            #expect(refused.stdout.contains("-34018"), "\(refused.stdout)\(refused.stderr)")
+            let added = try lab.runApp("com.example.AppOne", on: "phone", ["add", #"{"class":"genp","svce":"console","acct":"a","v_Data":"eA=="}"#])
+            #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+
+            // The page, once the console has read both (it follows keychaind as it decides).
+            var page = ""
+            for _ in 0..<50 where !(page.contains("errSecMissingEntitlement") && page.contains("errSecSuccess")) {
+                page = try Self.curl(["-b", jar, base + "/decisions?device=phone&app=com.example.AppOne"])
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(page.contains(#"<span class="device">phone</span>"#) && page.contains("errSecMissingEntitlement"), "\(page.suffix(3000))")
+            #expect(page.contains("OTHER98765.foreign"), "the reason names the group")
+
+            // The stream: the refusals, as events with the decision as JSON.
+            let stream = { (path: String, headers: [String]) in
+                try runTool("curl", ["-sN", "--max-time", "3", "-b", jar] + headers.flatMap { ["-H", $0] } + [base + path]).stdout
+            }
+            let refusals = try stream("/events?status=refused&app=com.example.AppOne", [])
+            #expect(refusals.hasPrefix("retry: 2000\n\n"), "\(refusals)")
+            let event = try #require(refusals.components(separatedBy: "\n\n").first { $0.contains("errSecMissingEntitlement") }, "\(refusals)")
+            let id = try #require(event.split(separator: "\n").first.map { String($0.dropFirst(4)) }.flatMap(Int.init), "\(event)")
+            #expect(event.contains(#""device":"phone""#) && event.contains(#""call":"SecItemAdd""#) && event.contains(#""outcome":"refused""#))
+            #expect(!refusals.contains(#""outcome":"ok""#), "the filter holds on the stream")
+
+            // Reconnecting after the refusal: only what came after it, AppOne's add among it.
+            let after = try stream("/events?app=com.example.AppOne", ["Last-Event-ID: \(id)"])
+            #expect(!after.contains("id: \(id)\n") && after.contains(#""outcome":"ok""#), "\(after)")
+            #expect(!after.contains("eA=="), "no item value is in a decision")
+        }
+    }
 }

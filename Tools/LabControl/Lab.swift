@@ -151,11 +151,15 @@ public enum Lab {
                     log: state.log("device-\(device.id)")
                 )
             }
-            // Last, so that its URL opens a lab that is ready; it reads the world file, nothing else.
+            // Last, so that its URL opens a lab that is ready; it reads the world file and
+            // keychaind's audit route, nothing else.
             try? FileManager.default.removeItem(at: state.consoleURLFile)
             try await service(
                 "console",
-                ["--world", file.path, "--state", state.console.path, "--port", "0", "--url-file", state.consoleURLFile.path],
+                [
+                    "--world", file.path, "--state", state.console.path, "--port", "0", "--url-file", state.consoleURLFile.path,
+                    "--keychaind", SiteRecord.endpointURL(state.keychaindEndpoint) ?? "", "--built", state.builtWorld.path,
+                ],
                 endpoint: state.consoleEndpoint
             )
         } catch {

@@ -78,11 +78,3 @@ struct AssociationsCommand: AsyncParsableCommand {
         return Dictionary(world.devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 }
-
-/// Values in a URL's query.
-enum QueryText {
-    /// `value` percent-encoded for a query parameter.
-    static func escaped(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~:@"))) ?? value
-    }
-}

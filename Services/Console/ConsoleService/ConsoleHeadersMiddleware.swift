@@ -1,13 +1,16 @@
 import HTTPTypes
 public import Hummingbird
 
-/// The headers every answer of the console carries, a refusal or an error included: no script
-/// runs and nothing is fetched from another origin (the pages are HTML and CSS of the console's
-/// own), no other site may frame or embed them, and no page sends a referrer.
+/// The headers every answer of the console carries, a refusal or an error included: nothing is
+/// fetched from another origin and no script runs but the console's own file (`/console.js`,
+/// which reads `/events`), no other site may frame or embed the pages, and no page sends a
+/// referrer.
 public struct ConsoleHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// `Content-Security-Policy`: the console's own stylesheet and pictures, nothing else.
+    /// `Content-Security-Policy`: the console's own stylesheet, pictures, script and feed, nothing
+    /// else (no inline script).
     public static var contentSecurityPolicy: String {
-        "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'"
     }
 
     /// `Referrer-Policy`, which HTTPTypes does not name.

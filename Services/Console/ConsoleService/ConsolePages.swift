@@ -1,3 +1,4 @@
+import Decisions
 import Mustache
 public import WorldGraph
 
@@ -18,10 +19,17 @@ public struct ConsolePages: Sendable {
     public let overlapHTML: String
     /// The picture, exactly ``OverlapPicture``'s bytes (`kclab world graph --svg` writes the same).
     public let overlapSVG: [UInt8]
+    /// How decisions are shown: the world's device names by UDID.
+    public let rows: DecisionRows
+    /// The world's device names, in the world's order.
+    public let deviceNames: [String]
 
-    /// The pages of `graph`.
-    public init(_ graph: WorldGraph) {
+    /// The pages of `graph`, whose devices are `devices` (name and UDID, in the world's order).
+    public init(_ graph: WorldGraph, devices: [(name: String, udid: String)] = []) {
         let picture = OverlapPicture(graph)
+        rows = DecisionRows(names: Dictionary(devices.map { ($0.udid, $0.name) }, uniquingKeysWith: { first, _ in first }))
+        deviceNames = devices.map(\.name)
+        worldName = OverlapLayout.visible(graph.name)
         world = WorldPage(graph)
         overlap = OverlapPage(graph, picture: picture)
         worldHTML = Self.render(world, "world")
@@ -29,8 +37,36 @@ public struct ConsolePages: Sendable {
         overlapSVG = Array(picture.svg.utf8)
     }
 
+    /// The world's name, as the pages show it.
+    public let worldName: String
+
+    /// The Decisions page: the latest of `feed`'s decisions that `filter` keeps; `query` is the
+    /// page's filters as its address gave them, `given` the filters as typed.
+    public func decisionsHTML(
+        feed: DecisionFeed,
+        filter: DecisionFilter,
+        given: (device: String, app: String, status: String),
+        query: String
+    ) async -> String {
+        let shown = await feed.newest(matching: filter, limit: DecisionsPage.rowLimit)
+        let page = DecisionsPage(
+            world: worldName,
+            devices: deviceNames,
+            filter: given,
+            rows: shown.map(rows.row),
+            kept: await feed.count,
+            made: await feed.latest,
+            missed: await feed.missed,
+            query: query
+        )
+        return Self.render(page, "decisions")
+    }
+
     /// The stylesheet of every page, `/console.css`.
     public static var stylesheet: [UInt8] { PackageResources.console_css }
+
+    /// The pages' one script, `/console.js`: the Decisions page's live feed.
+    public static var script: [UInt8] { PackageResources.console_js }
 
     /// `model` rendered by the template `name`, inside the layout.
     static func render(_ model: Any, _ name: String) -> String {
@@ -46,6 +82,7 @@ public struct ConsolePages: Sendable {
             "layout": PackageResources.layout_html_mustache,
             "world": PackageResources.world_html_mustache,
             "overlap": PackageResources.overlap_html_mustache,
+            "decisions": PackageResources.decisions_html_mustache,
         ]
         return MustacheLibrary(templates: templates.mapValues { try! MustacheTemplate(string: String(decoding: $0, as: UTF8.self)) })
     }()

@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
+import ServiceLifecycle
 import ServiceSupport
 import WorldFile
 import WorldGraph
@@ -28,28 +29,60 @@ public enum ConsoleServer {
         public var port: Int
         /// Where the URL with its token is written, readable by its owner only.
         public var urlFile: URL
+        /// keychaind's URL, whose decisions the Decisions page follows; nil for none (the page
+        /// says the feed is empty).
+        public var keychaind: String?
+        /// The built world folder: the console's operator identity for keychaind, and the web root
+        /// it trusts. Needed with `keychaind`.
+        public var built: URL?
 
         /// A configuration; the URL file is `STATE/console.url` unless given.
-        public init(world: URL, state: URL, port: Int = Self.defaultPort, urlFile: URL? = nil) {
+        public init(world: URL, state: URL, port: Int = Self.defaultPort, urlFile: URL? = nil, keychaind: String? = nil, built: URL? = nil) {
             self.world = world
             self.state = state
             self.port = port
             self.urlFile = urlFile ?? state.appending(path: "console.url")
+            self.keychaind = keychaind
+            self.built = built
         }
 
         /// `STATE/endpoint.json`, as every daemon's.
         public var endpointFile: URL { state.appending(path: "endpoint.json") }
     }
 
-    /// Reads the world, draws a fresh token and serves the pages until SIGTERM or SIGINT.
+    /// Reads the world, draws a fresh token and serves the pages until SIGTERM or SIGINT, following
+    /// keychaind's decisions when it is given.
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
-        let pages = ConsolePages(WorldGraph(try World.load(contentsOf: configuration.world)))
+        let world = try World.load(contentsOf: configuration.world)
+        let pages = ConsolePages(WorldGraph(world), devices: world.devices.map { (name: $0.id, udid: $0.udid) })
+        let feed = DecisionFeed()
+        var services: [any Service] = []
+        if let keychaind = configuration.keychaind {
+            guard let built = configuration.built else { throw ConsoleFailure("give the built world folder (--built DIR) with --keychaind") }
+            let tls = try TLSIdentities.systemServiceClient(world: built, service: "console")
+            let follower = DecisionFollower(keychaind: keychaind, tls: tls, feed: feed, logger: logger)
+            services.append(
+                CancellableWork {
+                    await follower.run()
+                    await feed.close()
+                }
+            )
+        }
         var generator = SystemRandomNumberGenerator()
         let access = ConsoleAccess.generate(using: &generator)
         // A URL file left by an earlier run names a token that no longer opens anything.
         try? FileManager.default.removeItem(at: configuration.urlFile)
         try FileManager.default.createDirectory(at: configuration.urlFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try await DaemonLifecycle.run([application(configuration, pages: pages, access: access, logger: logger)], logger: logger)
+        // The application first: graceful shutdown stops the follower first, which closes the
+        // feed, so every stream ends and the server can stop.
+        let application = application(configuration, pages: pages, access: access, feed: feed, logger: logger)
+        try await DaemonLifecycle.run([application] + services, logger: logger)
+    }
+
+    /// A configuration the console cannot run with.
+    public struct ConsoleFailure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// The application: once it listens, it writes the URL file, then its endpoint file (so that
@@ -58,10 +91,11 @@ public enum ConsoleServer {
         _ configuration: Configuration,
         pages: ConsolePages,
         access: ConsoleAccess,
+        feed: DecisionFeed = DecisionFeed(),
         logger: Logger
     ) -> some ApplicationProtocol {
         Application(
-            router: router(pages: pages, access: access),
+            router: router(pages: pages, access: access, feed: feed),
             configuration: .init(address: .hostname(Configuration.host, port: configuration.port), serverName: "console"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -87,14 +121,28 @@ public enum ConsoleServer {
 
     /// The routes, every one behind the headers and the access check (added first: a route takes
     /// the middleware added before it).
-    public static func router(pages: ConsolePages, access: ConsoleAccess) -> Router<BasicRequestContext> {
+    public static func router(pages: ConsolePages, access: ConsoleAccess, feed: DecisionFeed = DecisionFeed()) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ConsoleHeadersMiddleware())
         router.add(middleware: ConsoleAccessMiddleware(access: access))
         router.get("/") { _, _ in HTML(pages.worldHTML) }
         router.get("/overlap") { _, _ in HTML(pages.overlapHTML) }
         router.get("/overlap.svg") { _, _ in ConsoleResponses.ok(pages.overlapSVG, type: "image/svg+xml") }
+        router.get("/decisions") { request, _ in
+            let (filter, given, query) = DecisionQuery.read(request.uri.queryParameters, rows: pages.rows)
+            return HTML(await pages.decisionsHTML(feed: feed, filter: filter, given: given, query: query))
+        }
+        router.get("/events") { request, _ in
+            let parameters = request.uri.queryParameters
+            let (filter, _, _) = DecisionQuery.read(parameters, rows: pages.rows)
+            let after = DecisionStream.position(
+                lastEventID: request.headers[DecisionQuery.lastEventID],
+                after: parameters.get("after").map { String($0) }
+            )
+            return DecisionStream(feed: feed, filter: filter, after: after, rows: pages.rows).response
+        }
         router.get("/console.css") { _, _ in ConsoleResponses.ok(ConsolePages.stylesheet, type: "text/css; charset=utf-8") }
+        router.get("/console.js") { _, _ in ConsoleResponses.ok(ConsolePages.script, type: "text/javascript; charset=utf-8") }
         return router
     }
 }

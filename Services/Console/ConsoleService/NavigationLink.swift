@@ -6,12 +6,15 @@ public struct NavigationLink: Sendable {
         case world
         /// The overlap picture (`/overlap`).
         case overlap
+        /// The live feed of decisions (`/decisions`).
+        case decisions
 
         /// The page's path.
         public var path: String {
             switch self {
             case .world: "/"
             case .overlap: "/overlap"
+            case .decisions: "/decisions"
             }
         }
 
@@ -20,6 +23,7 @@ public struct NavigationLink: Sendable {
             switch self {
             case .world: "World"
             case .overlap: "Overlap"
+            case .decisions: "Decisions"
             }
         }
     }

@@ -8,13 +8,16 @@ import ServiceSupport
 struct ConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console",
-        abstract: "Serve a lab's console: its world and the overlap of its access groups, as pages for a browser on this machine.",
+        abstract:
+            "Serve a lab's console: its world, the overlap of its access groups and its live decisions, as pages for a browser on this machine.",
         discussion: """
             Listens on 127.0.0.1 only, over plain HTTP. At start it draws a random token and writes \
             http://127.0.0.1:PORT/?token=TOKEN to the URL file (readable by its owner only); the first \
             request with the token gets a cookie and is sent to the same page without it, and every \
-            request without the cookie gets 403. Each flag may also be set in the environment: \
-            CONSOLE_WORLD, CONSOLE_STATE, CONSOLE_PORT, CONSOLE_URL_FILE, LOG_LEVEL. docs/console.md.
+            request without the cookie gets 403. With --keychaind and --built, the Decisions page follows \
+            keychaind's decisions through its operator route. Each flag may also be set in the environment: \
+            CONSOLE_WORLD, CONSOLE_STATE, CONSOLE_PORT, CONSOLE_URL_FILE, CONSOLE_KEYCHAIND, CONSOLE_BUILT, \
+            LOG_LEVEL. docs/console.md.
             """
     )
 
@@ -30,6 +33,12 @@ struct ConsoleCommand: AsyncParsableCommand {
     @Option(help: "Where to write the URL with its token (also CONSOLE_URL_FILE); default STATE/console.url.")
     var urlFile: String?
 
+    @Option(help: "keychaind's URL, whose decisions the Decisions page follows (also CONSOLE_KEYCHAIND).")
+    var keychaind: String?
+
+    @Option(help: "The built world folder, for the console's identity at keychaind (also CONSOLE_BUILT).")
+    var built: String?
+
     /// The flag, else the console's variable.
     func value(_ flag: String?, _ key: String) -> String? {
         DaemonOptions.value(flag, key, daemon: "console")
@@ -40,6 +49,9 @@ struct ConsoleCommand: AsyncParsableCommand {
         if let text = value(port.map(String.init), "PORT"), Int(text).map({ (0...65535).contains($0) }) != true {
             throw ValidationError("the port must be 0 to 65535, not '\(text)'")
         }
+        if value(keychaind, "KEYCHAIND") != nil, value(built, "BUILT") == nil {
+            throw ValidationError("give the built world folder with keychaind's URL: --built DIR (or CONSOLE_BUILT)")
+        }
     }
 
     func run() async throws {
@@ -49,7 +61,9 @@ struct ConsoleCommand: AsyncParsableCommand {
             world: URL(fileURLWithPath: value(world, "WORLD") ?? ""),
             state: URL(fileURLWithPath: value(state, "STATE") ?? "state/console"),
             port: value(port.map(String.init), "PORT").flatMap(Int.init) ?? ConsoleServer.Configuration.defaultPort,
-            urlFile: value(urlFile, "URL_FILE").map { URL(fileURLWithPath: $0) }
+            urlFile: value(urlFile, "URL_FILE").map { URL(fileURLWithPath: $0) },
+            keychaind: value(keychaind, "KEYCHAIND"),
+            built: value(built, "BUILT").map { URL(fileURLWithPath: $0) }
         )
         try await ConsoleServer.run(configuration, logger: logger)
     }

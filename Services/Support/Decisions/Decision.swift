@@ -75,6 +75,10 @@ public struct Decision<Rule: DecisionRule>: Codable, Hashable, Sendable {
     /// Whether the call ended in errSecSuccess.
     public var succeeded: Bool { status == .success }
 
+    /// Whether what was asked was refused: a rule decided it, or its status is not errSecSuccess.
+    /// A decision with neither (an app's registration) was not.
+    public var refused: Bool { rule != nil || (status.map { $0 != .success } ?? false) }
+
     /// The same decision with its rule by name, as a reader of several daemons holds it.
     public var named: Decision<RuleName> {
         Decision<RuleName>(

@@ -56,8 +56,8 @@ public struct WorldLayout: Sendable, Hashable {
     /// devices (issued by the device CA with the system-service role).
     public static let systemServices = ["webcredentiald"]
     /// The lab's operators: a client identity with the administrator role, for keychaind's admin
-    /// route (issued by the device CA).
-    public static let administrators = ["kclab"]
+    /// routes (issued by the device CA): kclab, and the console, which reads its audit.
+    public static let administrators = ["kclab", "console"]
 
     public static let manifestFile = "manifest.json"
     public static let rootCA = "trust/root-ca.pem"
