@@ -647,7 +647,8 @@ let package = Package(
         .target(
             name: "ConsoleService",
             dependencies: [
-                "AppIdentity", "Decisions", "KeychainTypes", "ServiceSupport", "WorldFile", "WorldGraph",
+                "AppIdentifiers", "AppIdentity", "AssociationAPI", "Decisions", "KeychainAPI", "KeychainTypes", "ServiceSupport", "WorldFile",
+                "WorldGraph",
                 product("HTTPTypes"), product("Hummingbird"), product("Logging"), product("Mustache"), product("NIOCore"),
                 product("NIOSSL"), product("ServiceLifecycle"),
             ],
@@ -657,6 +658,9 @@ let package = Package(
                 .embedInCode("Templates/world.html.mustache"),
                 .embedInCode("Templates/overlap.html.mustache"),
                 .embedInCode("Templates/decisions.html.mustache"),
+                .embedInCode("Templates/devices.html.mustache"),
+                .embedInCode("Templates/device.html.mustache"),
+                .embedInCode("Templates/associations.html.mustache"),
                 .embedInCode("Templates/console.css"),
                 .embedInCode("Templates/console.js"),
             ],
@@ -1075,7 +1079,7 @@ let package = Package(
         .testTarget(
             name: "ConsoleServiceTests",
             dependencies: [
-                "AppIdentity", "ConsoleService", "Decisions", "KeychainTypes", "WorldFile", "WorldGraph",
+                "AppIdentity", "AssociationAPI", "ConsoleService", "Decisions", "KeychainAPI", "KeychainTypes", "WorldFile", "WorldGraph",
                 product("HTTPTypes"), product("Hummingbird"), product("HummingbirdTesting"), product("NIOCore"),
             ],
             path: "Tests/ConsoleServiceTests",

@@ -33,7 +33,7 @@ enum Fixtures {
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
         let world = try world ?? demo()
-        let pages = ConsolePages(WorldGraph(world), devices: world.devices.map { (name: $0.id, udid: $0.udid) })
+        let pages = ConsolePages(WorldGraph(world), devices: world.devices)
         let application = Application(router: ConsoleServer.router(pages: pages, access: access, feed: feed))
         return try await application.test(.router, body)
     }

@@ -56,7 +56,10 @@ import WorldGraph
         #expect(page.teams.map(\.id) == ["0000000000", "ABCDE12345", "BNCDNG2016", "D3KQX62K1A", "OTHER98765", "USEYRLOAF9"])
         let graph = WorldGraph(try Fixtures.demo())
         #expect(page.summary == "\(graph.builds.count) app builds of 6 teams; 4 groups shared; 1 refused at install.")
-        #expect(page.navigation.map(\.href) == ["/", "/overlap", "/decisions"] && page.navigation.map(\.current) == [true, false, false])
+        #expect(
+            page.navigation.map(\.href) == ["/", "/overlap", "/devices", "/associations", "/decisions"]
+                && page.navigation.map(\.current) == [true, false, false, false, false]
+        )
     }
 
     /// The page served at `/` shows App One's groups in that order, the default marked.

@@ -128,6 +128,14 @@ import WorldTestSupport
             let after = try stream("/events?app=com.example.AppOne", ["Last-Event-ID: \(id)"])
             #expect(!after.contains("id: \(id)\n") && after.contains(#""outcome":"ok""#), "\(after)")
             #expect(!after.contains("eA=="), "no item value is in a decision")
+
+            // The device's page lists the item under AppOne's default group (its first
+            // keychain-access-groups entry), by its metadata alone.
+            let device = try Self.curl(["-b", jar, base + "/devices/phone"])
+            #expect(device.contains("<code>ABCDE12345.com.example.SharedItems</code>") && device.contains("console / a"), "\(device.suffix(3000))")
+            #expect(device.contains("1 item in 1 group."), "\(device.suffix(3000))")
+            #expect(!device.contains("did not answer"), "the console reads keychaind: \(device.suffix(2000))")
+            #expect(try Self.status(base + "/associations", cookies: jar) == "200")
         }
     }
 }

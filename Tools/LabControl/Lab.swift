@@ -154,12 +154,13 @@ public enum Lab {
             // Last, so that its URL opens a lab that is ready; it reads the world file and
             // keychaind's audit route, nothing else.
             try? FileManager.default.removeItem(at: state.consoleURLFile)
+            let daemons = [("--keychaind", state.keychaindEndpoint), ("--associationd", state.associationdEndpoint)].flatMap { flag, endpoint in
+                SiteRecord.endpointURL(endpoint).map { [flag, $0] } ?? []
+            }
             try await service(
                 "console",
-                [
-                    "--world", file.path, "--state", state.console.path, "--port", "0", "--url-file", state.consoleURLFile.path,
-                    "--keychaind", SiteRecord.endpointURL(state.keychaindEndpoint) ?? "", "--built", state.builtWorld.path,
-                ],
+                ["--world", file.path, "--state", state.console.path, "--port", "0", "--url-file", state.consoleURLFile.path]
+                    + daemons + ["--built", state.builtWorld.path],
                 endpoint: state.consoleEndpoint
             )
         } catch {

@@ -1,5 +1,10 @@
+import AppIdentifiers
+import AppIdentity
+import AssociationAPI
 import Decisions
+import KeychainAPI
 import Mustache
+public import WorldFile
 public import WorldGraph
 
 /// What the console serves for a world: the World and Overlap pages, rendered by swift-mustache
@@ -21,14 +26,16 @@ public struct ConsolePages: Sendable {
     public let overlapSVG: [UInt8]
     /// How decisions are shown: the world's device names by UDID.
     public let rows: DecisionRows
-    /// The world's device names, in the world's order.
-    public let deviceNames: [String]
+    /// The world's devices, in the world's order.
+    public let devices: [Device]
+    /// Their names.
+    public var deviceNames: [String] { devices.map(\.id) }
 
-    /// The pages of `graph`, whose devices are `devices` (name and UDID, in the world's order).
-    public init(_ graph: WorldGraph, devices: [(name: String, udid: String)] = []) {
+    /// The pages of `graph`, whose devices are `devices` (in the world's order).
+    public init(_ graph: WorldGraph, devices: [Device] = []) {
         let picture = OverlapPicture(graph)
-        rows = DecisionRows(names: Dictionary(devices.map { ($0.udid, $0.name) }, uniquingKeysWith: { first, _ in first }))
-        deviceNames = devices.map(\.name)
+        rows = DecisionRows(names: Dictionary(devices.map { ($0.udid, $0.id) }, uniquingKeysWith: { first, _ in first }))
+        self.devices = devices
         worldName = OverlapLayout.visible(graph.name)
         world = WorldPage(graph)
         overlap = OverlapPage(graph, picture: picture)
@@ -62,6 +69,29 @@ public struct ConsolePages: Sendable {
         return Self.render(page, "decisions")
     }
 
+    /// The Devices page.
+    public var devicesHTML: String {
+        Self.render(DevicesPage(world: worldName, devices: devices), "devices")
+    }
+
+    /// The page of the device named `name` (or with that UDID), its items read with `reads`; nil
+    /// for a device the world does not have.
+    public func deviceHTML(_ name: String, reads: DaemonReads) async -> String? {
+        guard let device = devices.first(where: { $0.id == name || $0.udid == name }) else { return nil }
+        let keychains = ["device:\(device.udid)"] + (device.platform == .macos ? ["login:\(device.udid)"] : [])
+        let items: Result<KeychainAPI.AdminItems, any Error>
+        do { items = .success(try await reads.items(keychains)) } catch { items = .failure(error) }
+        return Self.render(DevicePage(world: worldName, device: device, items: items), "device")
+    }
+
+    /// The Associations page, of the device `device` (a name or a UDID; empty for every one) and
+    /// in `state` (empty for any).
+    public func associationsHTML(device: String, state: String, reads: DaemonReads) async -> String {
+        let records: Result<[AssociationRecord], any Error>
+        do { records = .success(try await reads.associations(device: device.isEmpty ? nil : rows.udid(device))) } catch { records = .failure(error) }
+        return Self.render(AssociationsPage(world: worldName, records: records, names: rows.names, filter: (device, state)), "associations")
+    }
+
     /// The stylesheet of every page, `/console.css`.
     public static var stylesheet: [UInt8] { PackageResources.console_css }
 
@@ -83,6 +113,9 @@ public struct ConsolePages: Sendable {
             "world": PackageResources.world_html_mustache,
             "overlap": PackageResources.overlap_html_mustache,
             "decisions": PackageResources.decisions_html_mustache,
+            "devices": PackageResources.devices_html_mustache,
+            "device": PackageResources.device_html_mustache,
+            "associations": PackageResources.associations_html_mustache,
         ]
         return MustacheLibrary(templates: templates.mapValues { try! MustacheTemplate(string: String(decoding: $0, as: UTF8.self)) })
     }()

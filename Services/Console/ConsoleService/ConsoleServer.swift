@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import ServiceSupport
 import WorldFile
@@ -32,17 +33,28 @@ public enum ConsoleServer {
         /// keychaind's URL, whose decisions the Decisions page follows; nil for none (the page
         /// says the feed is empty).
         public var keychaind: String?
-        /// The built world folder: the console's operator identity for keychaind, and the web root
-        /// it trusts. Needed with `keychaind`.
+        /// associationd's URL, whose associations the Associations page shows; nil for none.
+        public var associationd: String?
+        /// The built world folder: the console's operator identity for the daemons, and the web
+        /// root it trusts. Needed with `keychaind` or `associationd`.
         public var built: URL?
 
         /// A configuration; the URL file is `STATE/console.url` unless given.
-        public init(world: URL, state: URL, port: Int = Self.defaultPort, urlFile: URL? = nil, keychaind: String? = nil, built: URL? = nil) {
+        public init(
+            world: URL,
+            state: URL,
+            port: Int = Self.defaultPort,
+            urlFile: URL? = nil,
+            keychaind: String? = nil,
+            associationd: String? = nil,
+            built: URL? = nil
+        ) {
             self.world = world
             self.state = state
             self.port = port
             self.urlFile = urlFile ?? state.appending(path: "console.url")
             self.keychaind = keychaind
+            self.associationd = associationd
             self.built = built
         }
 
@@ -54,12 +66,16 @@ public enum ConsoleServer {
     /// keychaind's decisions when it is given.
     public static func run(_ configuration: Configuration, logger: Logger) async throws {
         let world = try World.load(contentsOf: configuration.world)
-        let pages = ConsolePages(WorldGraph(world), devices: world.devices.map { (name: $0.id, udid: $0.udid) })
+        let pages = ConsolePages(WorldGraph(world), devices: world.devices)
         let feed = DecisionFeed()
         var services: [any Service] = []
-        if let keychaind = configuration.keychaind {
-            guard let built = configuration.built else { throw ConsoleFailure("give the built world folder (--built DIR) with --keychaind") }
-            let tls = try TLSIdentities.systemServiceClient(world: built, service: "console")
+        var tls: TLSConfiguration? = nil
+        if configuration.keychaind != nil || configuration.associationd != nil {
+            guard let built = configuration.built else { throw ConsoleFailure("give the built world folder (--built DIR) with the daemons' URLs") }
+            tls = try TLSIdentities.systemServiceClient(world: built, service: "console")
+        }
+        let reads = DaemonReads(keychaind: configuration.keychaind, associationd: configuration.associationd, tls: tls)
+        if let keychaind = configuration.keychaind, let tls {
             let follower = DecisionFollower(keychaind: keychaind, tls: tls, feed: feed, logger: logger)
             services.append(
                 CancellableWork {
@@ -75,8 +91,8 @@ public enum ConsoleServer {
         try FileManager.default.createDirectory(at: configuration.urlFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         // The application first: graceful shutdown stops the follower first, which closes the
         // feed, so every stream ends and the server can stop.
-        let application = application(configuration, pages: pages, access: access, feed: feed, logger: logger)
-        try await DaemonLifecycle.run([application] + services, logger: logger)
+        let application = application(configuration, pages: pages, access: access, feed: feed, reads: reads, logger: logger)
+        try await DaemonLifecycle.run([application] + services, logger: logger, finally: { await reads.shutdown() })
     }
 
     /// A configuration the console cannot run with.
@@ -92,10 +108,11 @@ public enum ConsoleServer {
         pages: ConsolePages,
         access: ConsoleAccess,
         feed: DecisionFeed = DecisionFeed(),
+        reads: DaemonReads = .none,
         logger: Logger
     ) -> some ApplicationProtocol {
         Application(
-            router: router(pages: pages, access: access, feed: feed),
+            router: router(pages: pages, access: access, feed: feed, reads: reads),
             configuration: .init(address: .hostname(Configuration.host, port: configuration.port), serverName: "console"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -121,13 +138,28 @@ public enum ConsoleServer {
 
     /// The routes, every one behind the headers and the access check (added first: a route takes
     /// the middleware added before it).
-    public static func router(pages: ConsolePages, access: ConsoleAccess, feed: DecisionFeed = DecisionFeed()) -> Router<BasicRequestContext> {
+    public static func router(
+        pages: ConsolePages,
+        access: ConsoleAccess,
+        feed: DecisionFeed = DecisionFeed(),
+        reads: DaemonReads = .none
+    ) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ConsoleHeadersMiddleware())
         router.add(middleware: ConsoleAccessMiddleware(access: access))
         router.get("/") { _, _ in HTML(pages.worldHTML) }
         router.get("/overlap") { _, _ in HTML(pages.overlapHTML) }
         router.get("/overlap.svg") { _, _ in ConsoleResponses.ok(pages.overlapSVG, type: "image/svg+xml") }
+        router.get("/devices") { _, _ in HTML(pages.devicesHTML) }
+        router.get("/devices/:name") { _, context in
+            let name = try context.parameters.require("name")
+            guard let page = await pages.deviceHTML(name, reads: reads) else { throw HTTPError(.notFound, message: "no device \(name) in the world") }
+            return HTML(page)
+        }
+        router.get("/associations") { request, _ in
+            let value = { (key: String) in request.uri.queryParameters.get(key).map { String($0) } ?? "" }
+            return HTML(await pages.associationsHTML(device: value("device"), state: value("state"), reads: reads))
+        }
         router.get("/decisions") { request, _ in
             let (filter, given, query) = DecisionQuery.read(request.uri.queryParameters, rows: pages.rows)
             return HTML(await pages.decisionsHTML(feed: feed, filter: filter, given: given, query: query))

@@ -22,7 +22,7 @@ public struct DecisionsPage: Sendable {
     /// The status filter.
     public var status: String
     /// The world's devices, for the form's list.
-    public var devices: [Choice]
+    public var devices: [FormChoice]
     /// Where the page's script reads the feed: `/events?…` with the same filters, after the
     /// newest row shown.
     public var stream: String
@@ -30,14 +30,6 @@ public struct DecisionsPage: Sendable {
     public var missed: Int64
     /// Whether any were.
     public var hasMissed: Bool
-
-    /// A device in the form's list.
-    public struct Choice: Sendable {
-        /// Its name.
-        public var name: String
-        /// Whether it is the one filtered by.
-        public var selected: Bool
-    }
 
     /// How many rows a page shows.
     public static let rowLimit = 200
@@ -59,7 +51,7 @@ public struct DecisionsPage: Sendable {
         hasRows = !rows.isEmpty
         summary = "Showing the latest \(rows.count) that match of the \(kept) decisions kept (\(made) made since the console started)."
         (device, app, status) = filter
-        self.devices = devices.map { Choice(name: $0, selected: $0 == filter.device) }
+        self.devices = devices.map { FormChoice(name: $0, selected: $0 == filter.device) }
         let after = rows.first.map { $0.id } ?? made
         stream = "/events?" + (query.isEmpty ? "" : query + "&") + "after=\(after)"
         self.missed = missed

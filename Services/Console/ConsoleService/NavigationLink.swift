@@ -6,6 +6,10 @@ public struct NavigationLink: Sendable {
         case world
         /// The overlap picture (`/overlap`).
         case overlap
+        /// The devices and each one's items (`/devices`).
+        case devices
+        /// Device × app × domain (`/associations`).
+        case associations
         /// The live feed of decisions (`/decisions`).
         case decisions
 
@@ -14,6 +18,8 @@ public struct NavigationLink: Sendable {
             switch self {
             case .world: "/"
             case .overlap: "/overlap"
+            case .devices: "/devices"
+            case .associations: "/associations"
             case .decisions: "/decisions"
             }
         }
@@ -23,6 +29,8 @@ public struct NavigationLink: Sendable {
             switch self {
             case .world: "World"
             case .overlap: "Overlap"
+            case .devices: "Devices"
+            case .associations: "Associations"
             case .decisions: "Decisions"
             }
         }

@@ -14,9 +14,9 @@ struct ConsoleCommand: AsyncParsableCommand {
             Listens on 127.0.0.1 only, over plain HTTP. At start it draws a random token and writes \
             http://127.0.0.1:PORT/?token=TOKEN to the URL file (readable by its owner only); the first \
             request with the token gets a cookie and is sent to the same page without it, and every \
-            request without the cookie gets 403. With --keychaind and --built, the Decisions page follows \
-            keychaind's decisions through its operator route. Each flag may also be set in the environment: \
-            CONSOLE_WORLD, CONSOLE_STATE, CONSOLE_PORT, CONSOLE_URL_FILE, CONSOLE_KEYCHAIND, CONSOLE_BUILT, \
+            request without the cookie gets 403. With --keychaind, --associationd and --built, the pages read those daemons' \
+            operator routes (the Decisions page follows keychaind's decisions). Each flag may also be set in the environment: \
+            CONSOLE_WORLD, CONSOLE_STATE, CONSOLE_PORT, CONSOLE_URL_FILE, CONSOLE_KEYCHAIND, CONSOLE_ASSOCIATIOND, CONSOLE_BUILT, \
             LOG_LEVEL. docs/console.md.
             """
     )
@@ -36,7 +36,10 @@ struct ConsoleCommand: AsyncParsableCommand {
     @Option(help: "keychaind's URL, whose decisions the Decisions page follows (also CONSOLE_KEYCHAIND).")
     var keychaind: String?
 
-    @Option(help: "The built world folder, for the console's identity at keychaind (also CONSOLE_BUILT).")
+    @Option(help: "associationd's URL, whose associations the Associations page shows (also CONSOLE_ASSOCIATIOND).")
+    var associationd: String?
+
+    @Option(help: "The built world folder, for the console's identity at the daemons (also CONSOLE_BUILT).")
     var built: String?
 
     /// The flag, else the console's variable.
@@ -49,8 +52,8 @@ struct ConsoleCommand: AsyncParsableCommand {
         if let text = value(port.map(String.init), "PORT"), Int(text).map({ (0...65535).contains($0) }) != true {
             throw ValidationError("the port must be 0 to 65535, not '\(text)'")
         }
-        if value(keychaind, "KEYCHAIND") != nil, value(built, "BUILT") == nil {
-            throw ValidationError("give the built world folder with keychaind's URL: --built DIR (or CONSOLE_BUILT)")
+        if value(keychaind, "KEYCHAIND") != nil || value(associationd, "ASSOCIATIOND") != nil, value(built, "BUILT") == nil {
+            throw ValidationError("give the built world folder with the daemons' URLs: --built DIR (or CONSOLE_BUILT)")
         }
     }
 
@@ -63,6 +66,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             port: value(port.map(String.init), "PORT").flatMap(Int.init) ?? ConsoleServer.Configuration.defaultPort,
             urlFile: value(urlFile, "URL_FILE").map { URL(fileURLWithPath: $0) },
             keychaind: value(keychaind, "KEYCHAIND"),
+            associationd: value(associationd, "ASSOCIATIOND"),
             built: value(built, "BUILT").map { URL(fileURLWithPath: $0) }
         )
         try await ConsoleServer.run(configuration, logger: logger)
