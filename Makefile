@@ -23,7 +23,7 @@ SWIFT ?= swift
 # the website fixture, python3 for the independent HTTPS server of the association tests, and
 # python3-venv for the passkey interop tests' PyPI packages (soft-webauthn, py_webauthn), and
 # postgresql for the store contract on PostgreSQL (a throwaway server per test, started as nobody).
-APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl nginx python3 python3-venv jq postgresql
+APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl nginx python3 python3-venv jq postgresql chromium chromium-driver
 BIN := .build/debug
 
 # The Linux peer the benchmark compares with: gnome-keyring's Secret Service through libsecret.
@@ -38,7 +38,7 @@ generate: build
 
 demo: deps
 	$(SWIFT) build
-	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --state .demo
+	$(BIN)/kclab demo --world Tools/worlds/demo.yaml --state .demo $(if $(KEEP),--keep)
 
 # docs/walkthrough.md from a real run of the demo (a test fails when it is stale).
 walkthrough: deps

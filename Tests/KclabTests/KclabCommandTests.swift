@@ -176,7 +176,7 @@ import WorldTestSupport
                 kclab,
                 [
                     "demo", "--world", Self.repository.appending(path: "Tools/worlds/demo.yaml").path, "--state", folder.path, "--markdown",
-                    markdown.path,
+                    markdown.path, "--keep",
                 ]
             )
             let seen = watcher.stop()
@@ -237,8 +237,23 @@ import WorldTestSupport
             #expect(output.contains("the file lists com.example.demo under \(DemoStory.androidUploadKey) only"))
             #expect(output.contains("https://support.example.com/.well-known/assetlinks.json answered 404"))
             #expect(output.contains("FAIL shared-credentials: webcredentials lists D3KQX62K1A.com.example.DemoApp, but no get_login_creds"))
-            #expect(output.contains("The demo world is down again."))
-            #expect(LabRecord.read(LabState(root: folder)) == nil, "every process was stopped")
+            // --keep: the lab stays up, and its console has every story's decisions (the latest 1,000).
+            let lab = LabState(root: folder)
+            let url = try #require(lab.consoleURL)
+            #expect(
+                output.contains("Console: \(url)\n") && output.contains("The demo lab keeps running: its console is at \(url)."),
+                "\(output.prefix(600))"
+            )
+            #expect(output.contains("Stop it with: kclab down --state \(folder.path)"))
+            let jar = folder.appending(path: "cookies.txt").path
+            let base = String(url[..<(try #require(url.range(of: "/?token="))).lowerBound])
+            _ = try runTool("curl", ["-s", "--max-time", "10", "-c", jar, "-o", "/dev/null", url])
+            let refusals = try runTool("curl", ["-s", "--max-time", "10", "-b", jar, base + "/decisions?device=iphone-alice&status=-34018"]).stdout
+            #expect(refusals.contains("com.other.Snooper") && refusals.contains("errSecMissingEntitlement"), "\(refusals.suffix(2000))")
+            #expect(!refusals.contains("s3cret-token"), "no value in the console")
+            let down = try run(kclab, ["down", "--state", folder.path])
+            #expect(down.status == 0 && down.stdout.contains("console"), "\(down.stdout)\(down.stderr)")
+            #expect(LabRecord.read(lab) == nil, "every process was stopped")
         }
     }
 }

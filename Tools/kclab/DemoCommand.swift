@@ -35,6 +35,12 @@ struct DemoCommand: AsyncParsableCommand {
     )
     var markdown: String?
 
+    @Flag(
+        help:
+            "Leave the lab running when the stories end, to look around in the console and with kclab (stop it with kclab down --state STATE)."
+    )
+    var keep = false
+
     func run() async throws {
         let lab = LabState(root: URL(fileURLWithPath: state))
         if let attach {
@@ -67,11 +73,20 @@ struct DemoCommand: AsyncParsableCommand {
             throw fail("\(error)")
         }
         defer { say("(the lab keeps its logs in \(lab.logs.path))") }
+        if let console = summary.console {
+            say("Console: \(console)")
+            say("    open it in a browser on this machine to watch each decision as the stories play (docs/console.md)\n")
+        }
         do {
             try await play(summary, lab)
         } catch {
             _ = await Lab.down(state: lab)
             throw fail("\(error)")
+        }
+        if keep {
+            say("\nThe demo lab keeps running\(summary.console.map { ": its console is at \($0)" } ?? "").")
+            say("Stop it with: kclab down --state \(state)")
+            return
         }
         _ = await Lab.down(state: lab)
         say("\nThe demo world is down again.")
