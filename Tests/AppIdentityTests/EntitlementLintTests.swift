@@ -225,4 +225,48 @@ import Testing
         other["com.apple.security.application-groups"] = .array([.string("OTHER98765.com.example.Unlisted")])
         #expect(Self.failed(Self.lint(other, profile: Self.profile(platforms: ["OSX"]))).contains("com.apple.security.application-groups"))
     }
+
+    /// `--platform` must be one the profile is for: an iOS profile does not sign a macOS build.
+    @Test func aPlatformTheProfileIsNotForFails() {
+        let mac = Self.lint(platform: .macos)
+        #expect(mac.first { $0.rule == "platform" }?.result == .fail, "\(mac)")
+        #expect(mac.first { $0.rule == "platform" }?.detail.contains("the profile is for iOS") == true)
+        #expect(Self.lint(platform: .ios).first { $0.rule == "platform" }?.result == .pass)
+        #expect(Self.lint().contains { $0.rule == "platform" } == false, "the profile's own platform needs no check")
+        #expect(Self.failed(Self.lint(profile: Self.profile(platforms: ["OSX"]), platform: .ios)).contains("platform"))
+    }
+
+    /// A Mac app's debugging entitlement is com.apple.security.get-task-allow: a release build or
+    /// a distribution profile refuses it as iOS's get-task-allow.
+    @Test func aMacBuildsGetTaskAllowIsItsHardenedRuntimeKey() {
+        var mac = Self.claimed
+        mac["get-task-allow"] = nil
+        mac["com.apple.security.get-task-allow"] = .bool(true)
+        let profile = Self.profile(platforms: ["OSX"])
+        let release = Self.lint(mac, profile: profile, platform: .macos, configuration: .release)
+        #expect(release.first { $0.rule == "get-task-allow" }?.result == .fail, "\(release)")
+        #expect(Self.lint(mac, profile: profile, platform: .macos, configuration: .debug).first { $0.rule == "get-task-allow" }?.result == .pass)
+        mac["com.apple.security.get-task-allow"] = .bool(false)
+        #expect(Self.lint(mac, profile: profile, platform: .macos, configuration: .release).first { $0.rule == "get-task-allow" }?.result == .pass)
+    }
+
+    /// A file given as the .entitlements that is not one is named for what it is.
+    @Test func aFileThatIsNotAnEntitlementsFileIsNamed() throws {
+        let info = try PropertyListSerialization.data(
+            fromPropertyList: ["CFBundleIdentifier": "com.example.AppOne", "CFBundleName": "AppOne"],
+            format: .xml,
+            options: 0
+        )
+        #expect(EntitlementsFileShape.problem(info)?.hasPrefix("this is an Info.plist, not an entitlements file") == true)
+        let profileList = try PropertyListSerialization.data(
+            fromPropertyList: ["UUID": "x", "Entitlements": [String: String]()],
+            format: .xml,
+            options: 0
+        )
+        #expect(EntitlementsFileShape.problem(profileList)?.contains("a profile's property list") == true)
+        #expect(EntitlementsFileShape.problem(Data([0x30, 0x82, 0x01, 0x00]))?.hasPrefix("this is a signed profile") == true)
+        #expect(EntitlementsFileShape.problem(Data(#"{"applinks": {}}"#.utf8))?.hasPrefix("this is JSON") == true)
+        let entitlements = try PropertyListSerialization.data(fromPropertyList: ["keychain-access-groups": ["A.b"]], format: .xml, options: 0)
+        #expect(EntitlementsFileShape.problem(entitlements) == nil)
+    }
 }

@@ -100,4 +100,27 @@ import XcodeProject
             #expect(imported.notes.contains { $0.contains("Target\(Self.signed.count + 1) ") && $0.contains("not signed with entitlements") })
         }
     }
+
+    /// A folder that is not a project reads as the one `.xcodeproj` in it, as `xcodebuild` finds it;
+    /// none or two is an error naming what to give.
+    @Test func aFolderIsReadAsItsOneProject() throws {
+        let refusal = { (url: URL) -> String in
+            do {
+                _ = try XcodeProject(contentsOf: url)
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        try Self.withFolder { folder in
+            let url = try Self.project(kinds: ["com.apple.product-type.application"], withSecrets: true, in: folder)
+            let fromFolder = try ProjectImport(try XcodeProject(contentsOf: folder))
+            #expect(fromFolder.apps.map(\.bundleID) == (try ProjectImport(try XcodeProject(contentsOf: url))).apps.map(\.bundleID))
+            try FileManager.default.createDirectory(at: folder.appending(path: "Other.xcodeproj"), withIntermediateDirectories: true)
+            #expect(refusal(folder).contains("holds 2 projects (Lab.xcodeproj, Other.xcodeproj): give PATH.xcodeproj"), "\(refusal(folder))")
+        }
+        try Self.withFolder { folder in
+            #expect(refusal(folder).contains("holds no .xcodeproj: give PATH.xcodeproj"), "\(refusal(folder))")
+        }
+    }
 }

@@ -86,6 +86,7 @@ struct LintCommand: ParsableCommand {
             guard let entitlementsData = FileManager.default.contents(atPath: entitlements) else {
                 throw fail("cannot read \(entitlements)", code: 2)
             }
+            if let problem = EntitlementsFileShape.problem(entitlementsData) { throw fail("\(entitlements): \(problem)", code: 2) }
             guard let data = FileManager.default.contents(atPath: profile) else { throw fail("cannot read \(profile)", code: 2) }
             do {
                 claimed = try Entitlements(propertyList: entitlementsData)

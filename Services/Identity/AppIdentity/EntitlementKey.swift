@@ -16,6 +16,9 @@ public enum EntitlementKey {
     public static let associatedDomains = "com.apple.developer.associated-domains"
     /// Whether a debugger may attach: development builds (Boolean).
     public static let getTaskAllow = "get-task-allow"
+    /// A Mac app's debugging entitlement under the hardened runtime, which App Store processing
+    /// refuses in a distribution build as iOS's `get-task-allow`.
+    public static let macGetTaskAllow = "com.apple.security.get-task-allow"
     /// Marks an App Clip, whose app groups are not keychain groups (Boolean).
     public static let onDemandInstallCapable = "com.apple.developer.on-demand-install-capable"
     /// Apple's private switch that takes the keychain away from a process (Boolean).

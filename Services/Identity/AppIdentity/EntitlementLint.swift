@@ -79,6 +79,7 @@ public struct EntitlementLint: Sendable {
         var findings = signatureValid ? [] : [LintFinding("signature", .fail, ProfileInspection.changedAfterSigning)]
         findings.append(dates())
         let platform = self.platform ?? (profile.platforms.contains("OSX") ? .macos : .ios)
+        if let given = self.platform { findings.append(platformCovered(given)) }
         guard let prefix = profile.applicationIdentifierPrefixes.first, let team = profile.teamID else {
             return findings + [LintFinding("team", .fail, "the profile names no team or App ID prefix")]
         }
@@ -105,7 +106,7 @@ public struct EntitlementLint: Sendable {
         findings += listed(expanded, EntitlementKey.keychainAccessGroups, capability: "Keychain Sharing")
         findings += applicationGroups(expanded, platform: platform, team: team)
         findings += associatedDomains(expanded)
-        findings.append(getTaskAllow(expanded))
+        findings.append(getTaskAllow(expanded, platform: platform))
         if let aps = apsEnvironment(expanded) { findings.append(aps) }
         findings.append(devices())
         findings += others(expanded)
@@ -245,8 +246,25 @@ public struct EntitlementLint: Sendable {
         return findings
     }
 
-    private func getTaskAllow(_ expanded: Entitlements) -> LintFinding {
-        let claimedFlag = expanded.getTaskAllow
+    /// A `--platform` given by hand must be one the profile is for: Xcode will not sign a macOS
+    /// build with an iOS profile, nor the reverse.
+    private func platformCovered(_ platform: Platform) -> LintFinding {
+        let wanted = platform == .macos ? "OSX" : "iOS"
+        let names = profile.platforms.joined(separator: ", ")
+        guard profile.platforms.contains(wanted) else {
+            return LintFinding(
+                "platform",
+                .fail,
+                "the profile is for \(names); a \(platform == .macos ? "macOS" : "iOS") build needs a profile for \(wanted)",
+                fix: "download the \(platform == .macos ? "macOS" : "iOS") profile of this App ID (or let Xcode manage signing for that platform)"
+            )
+        }
+        return LintFinding("platform", .pass, "the profile is for \(names)")
+    }
+
+    private func getTaskAllow(_ expanded: Entitlements, platform: Platform) -> LintFinding {
+        // A Mac app claims it as com.apple.security.get-task-allow (the hardened runtime's).
+        let claimedFlag = expanded.getTaskAllow || (platform == .macos && expanded[EntitlementKey.macGetTaskAllow]?.bool == true)
         if claimedFlag, profile.kind == .distribution {
             return LintFinding(
                 "get-task-allow",

@@ -37,7 +37,7 @@ enum ProfileFileShape {
         return "this is a property list, not a signed profile: give the .mobileprovision or .provisionprofile"
     }
 
-    private static func isEntitlementKey(_ key: String) -> Bool {
+    static func isEntitlementKey(_ key: String) -> Bool {
         key.hasPrefix("com.apple.") || key == EntitlementKey.keychainAccessGroups || key == EntitlementKey.applicationIdentifier
             || key == EntitlementKey.getTaskAllow || key == "aps-environment"
     }

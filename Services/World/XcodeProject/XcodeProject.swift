@@ -79,8 +79,10 @@ public struct XcodeProject: Sendable {
     /// The configuration names, in the project's order.
     public var configurations: [String]
 
-    /// Reads `PATH.xcodeproj/project.pbxproj` (or a `project.pbxproj` named directly).
-    public init(contentsOf url: URL) throws(XcodeProjectError) {
+    /// Reads `PATH.xcodeproj/project.pbxproj` (or a `project.pbxproj` named directly, or the one
+    /// `.xcodeproj` of a folder, as `xcodebuild` finds it).
+    public init(contentsOf given: URL) throws(XcodeProjectError) {
+        let url = try Self.project(in: given)
         let file = url.pathExtension == "xcodeproj" ? url.appending(path: "project.pbxproj") : url
         let folder = url.pathExtension == "xcodeproj" ? url : url.deletingLastPathComponent()
         let bytes: [UInt8]
@@ -96,6 +98,21 @@ public struct XcodeProject: Sendable {
             name: folder.deletingPathExtension().lastPathComponent,
             sourceRoot: folder.deletingLastPathComponent()
         )
+    }
+
+    /// `url` itself, or for a folder that is not a project the one `.xcodeproj` in it: none, or
+    /// several, is an error that names what to give.
+    static func project(in url: URL) throws(XcodeProjectError) -> URL {
+        var isFolder: ObjCBool = false
+        guard url.pathExtension != "xcodeproj", FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+            return url
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".xcodeproj") }.sorted()
+        guard names.count == 1, let name = names.first else {
+            let found = names.isEmpty ? "holds no .xcodeproj" : "holds \(names.count) projects (\(names.joined(separator: ", ")))"
+            throw XcodeProjectError(.unreadable, "the folder \(url.path) \(found): give PATH.xcodeproj")
+        }
+        return url.appending(path: name)
     }
 
     /// The project described by `plist`, the contents of a `project.pbxproj`; the `.xcconfig`
