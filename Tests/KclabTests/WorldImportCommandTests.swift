@@ -91,6 +91,16 @@ import WorldTestSupport
             #expect(refused.status != 0 && refused.stderr.contains("is not the profile's App ID"), "\(refused.stderr)")
             let notAProfile = try run(kclab, ["world", "import", "--profile", "docs/examples/AppOne.entitlements"])
             #expect(notAProfile.status == 2 && notAProfile.stderr.contains("not a signed profile"), "\(notAProfile.stderr)")
+
+            // A profile changed after signing grants nothing a device would accept: no world.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: "\(demo)/profiles/com.example.AppOne.mobileprovision"))
+            let group = try #require(bytes.range(of: Data("ABCDE12345.*".utf8)))
+            bytes[group.lowerBound] = UInt8(ascii: "X")
+            let edited = folder.appending(path: "edited.mobileprovision")
+            try bytes.write(to: edited)
+            let changed = try run(kclab, ["world", "import", "--profile", edited.path, "--out", folder.appending(path: "edited.yaml").path])
+            #expect(changed.status == 1 && changed.stderr.contains("the profile was changed after Apple signed it"), "\(changed.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "edited.yaml").path))
         }
     }
 }

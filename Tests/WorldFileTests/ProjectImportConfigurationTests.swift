@@ -1,8 +1,9 @@
 import AppIdentity
 import Foundation
 import Testing
-import WorldImport
 import XcodeProject
+
+@testable import WorldImport
 
 /// What `kclab world import` takes from a real project: every signed target kind, test bundles
 /// skipped with a reason, and a configuration whose `.xcconfig` is git-ignored (IceCubesApp's
@@ -122,5 +123,17 @@ import XcodeProject
         try Self.withFolder { folder in
             #expect(refusal(folder).contains("holds no .xcodeproj: give PATH.xcodeproj"), "\(refusal(folder))")
         }
+    }
+
+    /// A watch, TV or Vision Pro target is imported as an iPhone app, and the note says so.
+    @Test func aTargetForADeviceTheLabLacksIsAnIPhoneAppWithANote() {
+        #expect(
+            ProjectImport.standIn(sdkRoot: "watchos")?.hasPrefix("built for an Apple Watch (SDKROOT watchos), which the lab does not have") == true
+        )
+        #expect(ProjectImport.standIn(sdkRoot: "watchos")?.contains("on a real Apple Watch its keychain is that device's own") == true)
+        #expect(ProjectImport.standIn(sdkRoot: "appletvos")?.contains("an Apple TV") == true)
+        #expect(ProjectImport.standIn(sdkRoot: "iphoneos") == nil && ProjectImport.standIn(sdkRoot: "macosx") == nil)
+        #expect(ProjectImport.standIn(sdkRoot: nil) == nil)
+        #expect(ProjectImport.platforms(sdkRoot: "watchos", supported: nil) == [.ios])
     }
 }

@@ -149,6 +149,8 @@ extension WorldCommand {
             let profile: ImportedProfile
             do {
                 let inspection = try ProfileInspection(der: data, roots: nil, at: Date())
+                // A device refuses a profile whose signature fails: it grants nothing to import.
+                guard inspection.signatureValid else { throw fail("\(path): \(ProfileInspection.changedAfterSigning)", code: 1) }
                 profile = try ImportedProfile(inspection.profile, bundleID: bundleID, at: Date())
             } catch let error as IdentityError {
                 throw fail("\(path): \(error.message)", code: 2)

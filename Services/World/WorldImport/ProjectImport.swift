@@ -201,6 +201,7 @@ public struct ProjectImport: Sendable {
         if let team { overrides["DEVELOPMENT_TEAM"] = team.rawValue }
         let probe = BuildSettings(project: project, target: target, configuration: configuration, sdk: "iphoneos", overrides: overrides)
         let platforms = Self.platforms(sdkRoot: probe.value("SDKROOT"), supported: probe.value("SUPPORTED_PLATFORMS"))
+        if let note = Self.standIn(sdkRoot: probe.value("SDKROOT")) { notes.append("target \(target.name): \(note)") }
         return platforms.compactMap { importBuild(target, for: $0, of: project, overrides: overrides, multiplatform: platforms.count > 1) }
     }
 
@@ -272,6 +273,15 @@ public struct ProjectImport: Sendable {
         if named.contains(where: { $0.hasPrefix("iphone") }) { platforms.append(.ios) }
         if named.contains(where: { $0.hasPrefix("macosx") }) { platforms.append(.macos) }
         return platforms.isEmpty ? [.ios] : platforms
+    }
+
+    /// What a target built for a device the lab does not have (`watchos`, `appletvos`, `xros`)
+    /// becomes: an iPhone app, with its entitlements, said in a note; nil for iOS and macOS.
+    static func standIn(sdkRoot: String?) -> String? {
+        let devices = [("watch", "an Apple Watch"), ("appletv", "an Apple TV"), ("xr", "an Apple Vision Pro")]
+        guard let sdkRoot, let device = devices.first(where: { sdkRoot.hasPrefix($0.0) })?.1 else { return nil }
+        return "built for \(device) (SDKROOT \(sdkRoot)), which the lab does not have: imported as an iPhone app with its entitlements "
+            + "(on a real \(device.dropFirst(device.hasPrefix("an ") ? 3 : 2)) its keychain is that device's own)"
     }
 
     /// At most a megabyte: an entitlements file is a few hundred bytes.
