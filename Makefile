@@ -34,7 +34,7 @@ BENCH_PACKAGES := gnome-keyring libsecret-1-0 gir1.2-secret-1 python3-gi dbus
 generate: build
 	KCLAB_REGENERATE=1 $(SWIFT) test --skip-build --filter GeneratedConstantsTests
 
-.PHONY: generate overlap wrappers demo scale-demo scale-faults bench-scale walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install uninstall compose-image compose-up compose-down compose-demo compose-scale-demo compose-prune
+.PHONY: generate overlap wrappers demo scale-demo scale-faults bench-scale walkthrough doc-check test bench bench-instrumentation deps lint format build clean static-check fuzz complexity fuzz-coverage durability install install-for-tests install-programs test-deps apt-install uninstall compose-image compose-up compose-down compose-demo compose-scale-demo compose-prune
 
 demo: deps
 	$(SWIFT) build
@@ -108,9 +108,19 @@ bench-instrumentation: deps
 wrappers:
 	@awk '/^### Running a wrapper/ { on = 1 } /^## / && on { exit } on' docs/keychain.md
 
+# What kclab test needs at run time, and nothing else (docs/testing-your-package.md's CI recipe):
+# PostgreSQL, Chromium, python3-venv and jq serve this repository's own scale and console tests.
+TEST_APT_PACKAGES := libssl-dev openssl libsqlite3-dev pkg-config curl nginx
+
 # Installs only what is missing, with sudo when not root.
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+
+apt-install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -134,7 +144,13 @@ build:
 PREFIX ?= /usr/local
 CONFIG ?= release
 PROGRAMS := $(shell cat Tools/docker/programs)
-install: deps
+install: deps install-programs
+
+# What a package's CI needs to run kclab test: make install without the scale and console tests'
+# packages (docs/testing-your-package.md).
+install-for-tests: test-deps install-programs
+
+install-programs:
 	$(SWIFT) build -c $(CONFIG)
 	install -d $(DESTDIR)$(PREFIX)/lib/keychainlab $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/keychainlab/worlds
 	for program in $(PROGRAMS); do install -m 755 .build/$(CONFIG)/$$program $(DESTDIR)$(PREFIX)/lib/keychainlab/; done

@@ -29,8 +29,9 @@ struct Kclab: AsyncParsableCommand {
         ]
     )
 
-    /// KeychainLab's version.
-    static let version = "0.9.0-dev"
+    /// KeychainLab's version: the repository's `VERSION` file, which names its release tags
+    /// (`v0.10.0`); a test fails when the two differ.
+    static let version = "0.10.0"
 
     /// Runs the command; a usage error (a missing or malformed argument) exits with status 2, as
     /// every kclab command documents, rather than ArgumentParser's 64.
