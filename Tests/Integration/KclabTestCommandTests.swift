@@ -90,6 +90,27 @@ import WorldTestSupport
         #expect(Self.cleanedUp(mistaken), "a failed run cleans up too: \(mistaken.stderr)")
     }
 
+    /// A failed run keeps the lab's logs where CI can upload them (--keep-logs, or kclab-logs
+    /// under CI=true); a run that passes keeps none. The report says which sandbox the apps got.
+    @Test func aFailedRunKeepsTheLabsLogs() async throws {
+        try await withTemporaryDirectory { folder in
+            let logs = folder.appending(path: "logs")
+            let failed = try run(kclab, ["test", "--keep-logs", logs.path, "--", "/bin/sh", "-c", "exit 3"])
+            #expect(failed.status == 3, "\(failed.stderr)")
+            #expect(failed.stderr.contains("kclab test: the run failed; the lab's logs are in \(logs.path)"), "\(failed.stderr)")
+            let kept = Set((try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? [])
+            #expect(kept.isSuperset(of: ["keychaind.log", "device-iphone.log"]), "\(kept.sorted())")
+            #expect(
+                failed.stderr.contains("kclab test: sandbox: Landlock ABI ") || failed.stderr.contains("kclab test: sandbox: Landlock not available"),
+                "\(failed.stderr)"
+            )
+
+            let passedLogs = folder.appending(path: "passed")
+            let passed = try run(kclab, ["test", "--keep-logs", passedLogs.path, "--", "/bin/true"])
+            #expect(passed.status == 0 && !FileManager.default.fileExists(atPath: passedLogs.path), "\(passed.stderr)")
+        }
+    }
+
     /// A test bundle is run twice, XCTest then Swift Testing; a second run that finds no test
     /// (exit status 69, as Swift Testing ends then) is no failure, as with `swift test`, but the
     /// same status from the first run is kept.

@@ -60,6 +60,9 @@ import Yams
             #expect(!dryRun.stdout.contains("postgresql") && !dryRun.stdout.contains("chromium"), "\(target) installs more than kclab test needs")
             #expect(!dryRun.stdout.contains("python3-venv") && !dryRun.stdout.contains(" jq"), "\(dryRun.stdout)")
         }
+        let steps = try #require(try Self.job()["steps"] as? [[String: Any]])
+        let upload = try #require(steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-artifact@") == true })
+        #expect(upload["if"] as? String == "failure()" && (upload["with"] as? [String: Any])?["path"] as? String == "kclab-logs", "\(upload)")
         let doctor = try #require(scripts.firstIndex { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "kclab doctor" })
         let test = try #require(scripts.firstIndex { $0.hasPrefix("kclab test ") })
         #expect(doctor < test, "kclab doctor runs before the tests")

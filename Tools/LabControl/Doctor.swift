@@ -105,6 +105,9 @@ public enum Doctor {
         return Finding(level: .ok, subject: "swift", detail: "\(found.path), Swift \(version.major).\(version.minor)")
     }
 
+    /// The apps' sandbox on this machine, as `kclab test` states it in its report's first lines.
+    public static var sandbox: Finding { landlock(abi: kclab_landlock_abi()) }
+
     /// Landlock as the apps' sandbox finds it: ABI 4 adds the network rule.
     static func landlock(abi: Int) -> Finding {
         let root = geteuid() == 0 ? "; as root, apps also give up every capability" : ""

@@ -53,6 +53,14 @@ struct TestCommand: AsyncParsableCommand {
     )
     var readable: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "When the run fails, copy the lab's logs (each daemon's and device's) into this folder (default under CI=true: kclab-logs).",
+            valueName: "dir"
+        )
+    )
+    var keepLogs: String?
+
     @Option(help: "Keep the lab here instead of a temporary folder, and leave it running (kclab down --state DIR ends it).")
     var state: String?
 
@@ -85,14 +93,21 @@ struct TestCommand: AsyncParsableCommand {
             let (worldFile, bundle) = try makeWorld(in: folder)
             status = try await run(worldFile: worldFile, bundle: bundle, lab: lab)
         } catch let exit as ExitCode {
-            await finish(lab, folder: folder)
+            await finish(lab, folder: folder, failed: true)
             throw exit
         } catch {
-            await finish(lab, folder: folder)
+            await finish(lab, folder: folder, failed: true)
             throw fail("\(error)")
         }
-        await finish(lab, folder: folder)
+        await finish(lab, folder: folder, failed: status != 0)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Where a failed run's logs go: `--keep-logs`, else `kclab-logs` when `CI` is `true` (GitHub
+    /// Actions and most CI services set it), else nowhere.
+    var logsFolder: URL? {
+        let given = keepLogs ?? (ProcessInfo.processInfo.environment["CI"] == "true" ? "kclab-logs" : nil)
+        return given.map { URL(fileURLWithPath: $0).standardizedFileURL }
     }
 
     /// The world file to bring up and the app to run as.
@@ -140,6 +155,8 @@ struct TestCommand: AsyncParsableCommand {
         let running = device.isEmpty ? declared.devices.prefix(1).map(\.id) : device
         let header = TestHeader.lines(world: declared, bundleID: bundle, running: running, testHost: world == nil, testBundle: testBundle != nil)
         for line in header { warn(line) }
+        let sandbox = Doctor.sandbox
+        warn("kclab test: sandbox: \(sandbox.subject) \(sandbox.detail)" + (sandbox.fix.map { " (for more: \($0))" } ?? ""))
         let summary = try await Lab.up(world: worldFile, state: lab) { warn("… \($0)") }
         let devices =
             device.isEmpty
@@ -240,13 +257,22 @@ struct TestCommand: AsyncParsableCommand {
     /// does not count as a failure when it runs both libraries.
     static let noTestsFound: Int32 = 69
 
-    /// Ends the lab, and removes the temporary folder unless --state named one to keep.
-    private func finish(_ lab: LabState, folder: URL) async {
+    /// Ends the lab, keeps its logs when the run failed and a folder was given for them, and
+    /// removes the temporary folder unless --state named one to keep.
+    private func finish(_ lab: LabState, folder: URL, failed: Bool) async {
         guard state == nil else {
             warn("the lab stays up in \(lab.root.path): kclab down --state \(lab.root.path)")
             return
         }
         _ = await Lab.down(state: lab)
+        if failed, let logs = logsFolder {
+            do {
+                try TestLogs.keep(lab.logs, in: logs)
+                warn("kclab test: the run failed; the lab's logs are in \(logs.path)")
+            } catch {
+                warn("kclab test: the lab's logs could not be kept in \(logs.path): \(error.localizedDescription)")
+            }
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 }
