@@ -9,11 +9,10 @@ import WorldTestSupport
 /// explained, on one that does not.
 @Suite(.serialized) struct ExamplePackageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The layout docs/testing-your-package.md describes (the package, and a KeychainLab checkout
-    /// named keychainlab beside it), kept between runs so that a second `make test` builds
-    /// incrementally.
-    static let workspace = repository.appending(path: ".build/examples")
-    static let package = workspace.appending(path: "KeychainUser")
+    /// The package where it is: `cd Examples/KeychainUser && swift build` works as its README says,
+    /// through the link `Examples/keychainlab` to this repository, its `../keychainlab` path
+    /// dependency. Its `.build` is kept between runs, so a second `make test` builds incrementally.
+    static let package = repository.appending(path: "Examples/KeychainUser")
 
     /// Runs `command` in `folder` through the shell.
     static func shell(_ command: String, in folder: URL) throws -> ProgramResult {
@@ -23,19 +22,13 @@ import WorldTestSupport
         )
     }
 
-    /// The example's files copied over the workspace's, its `.build` kept.
+    /// The link the example's path dependency goes through is this repository, as committed.
     static func prepare() throws {
-        let files = FileManager.default
-        try files.createDirectory(at: package, withIntermediateDirectories: true)
-        let link = workspace.appending(path: "keychainlab")
-        if (try? files.destinationOfSymbolicLink(atPath: link.path)) != repository.path {
-            try? files.removeItem(at: link)
-            try files.createSymbolicLink(at: link, withDestinationURL: repository)
-        }
-        for item in ["Package.swift", "Sources", "Tests"] {
-            try? files.removeItem(at: package.appending(path: item))
-            try files.copyItem(at: repository.appending(path: "Examples/KeychainUser/\(item)"), to: package.appending(path: item))
-        }
+        let link = repository.appending(path: "Examples/keychainlab")
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
+        #expect(target == "..", "Examples/keychainlab must link to the repository (..), not \(target)")
+        let manifest = try String(contentsOf: package.appending(path: "Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#".package(path: "../keychainlab", traits: [])"#))
     }
 
     @Test func keychainUserPassesUnderKclabTestAndFailsWithoutItsGroup() throws {
