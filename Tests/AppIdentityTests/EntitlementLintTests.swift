@@ -269,4 +269,14 @@ import Testing
         let entitlements = try PropertyListSerialization.data(fromPropertyList: ["keychain-access-groups": ["A.b"]], format: .xml, options: 0)
         #expect(EntitlementsFileShape.problem(entitlements) == nil)
     }
+
+    /// A profile that provisions every device is an enterprise one on iOS, a Developer ID one on a Mac.
+    @Test func everyDeviceIsNamedByTheProfilesMethod() {
+        var enterprise = Self.profile(devices: nil)
+        enterprise.provisionsAllDevices = true
+        var developerID = Self.profile(platforms: ["OSX"], devices: nil)
+        developerID.provisionsAllDevices = true
+        #expect(Self.lint(profile: enterprise).first { $0.rule == "devices" }?.detail == "any device (enterprise)")
+        #expect(Self.lint(profile: developerID).first { $0.rule == "devices" }?.detail == "any Mac (Developer ID)")
+    }
 }

@@ -307,7 +307,9 @@ public struct EntitlementLint: Sendable {
     }
 
     private func devices() -> LintFinding {
-        if profile.provisionsAllDevices { return LintFinding("devices", .pass, "any device (enterprise)") }
+        if profile.provisionsAllDevices {
+            return LintFinding("devices", .pass, profile.method == .developerID ? "any Mac (Developer ID)" : "any device (enterprise)")
+        }
         guard let devices = profile.provisionedDevices else { return LintFinding("devices", .pass, "any device (distribution)") }
         guard !devices.isEmpty else {
             return LintFinding(
