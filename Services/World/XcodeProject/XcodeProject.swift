@@ -43,7 +43,7 @@ public struct XcodeProject: Sendable {
             if productType.hasPrefix("com.apple.product-type.bundle.unit-test") || productType.hasPrefix("com.apple.product-type.bundle.ui-testing") {
                 return "a test bundle runs inside its test host, with the host's entitlements (kclab test gives it the host's identity)"
             }
-            return "it is not signed with entitlements of its own (a framework, library or resource bundle)"
+            return "a framework, library or bundle runs inside the program that loads it, with that program's entitlements, not its own"
         }
 
         static let signedKinds: Set<String> = [
