@@ -98,7 +98,8 @@ import XcodeProject
             #expect(imported.apps.map(\.target) == Self.signed.indices.map { "Target\($0)" }, "\(imported.notes)")
             let test = try #require(imported.notes.first { $0.contains("Target\(Self.signed.count) ") })
             #expect(test.contains("test bundle runs inside its test host"), "\(test)")
-            #expect(imported.notes.contains { $0.contains("Target\(Self.signed.count + 1) ") && $0.contains("runs inside the program that loads it, with that program's entitlements") })
+            let library = "runs inside the program that loads it, with that program's entitlements"
+            #expect(imported.notes.contains { $0.contains("Target\(Self.signed.count + 1) ") && $0.contains(library) })
         }
     }
 
