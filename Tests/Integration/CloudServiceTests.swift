@@ -148,7 +148,13 @@ import WorldTestSupport
             let start = try await mac.get("/v1/zones/Passwords/changes", as: CloudAPI.ChangesResponse.self)
             let quiet = try await mac.get("/v1/zones/Passwords/wait?since=\(start.token)&seconds=1", as: CloudAPI.WaitResponse.self)
             #expect(!quiet.changed && quiet.token == start.token)
-            async let woken = mac.get("/v1/zones/Passwords/wait?since=\(start.token)&seconds=30", as: CloudAPI.WaitResponse.self)
+            // The longest wait cloudd allows: on a loaded machine the phone's write below can take
+            // tens of seconds, and the wait must still be open when it lands.
+            async let woken = mac.get(
+                "/v1/zones/Passwords/wait?since=\(start.token)&seconds=60",
+                as: CloudAPI.WaitResponse.self,
+                deadline: .seconds(70)
+            )
             try await Task.sleep(for: .milliseconds(300))
             _ = try await phone.send(
                 .POST,
